@@ -1,0 +1,197 @@
+# A step-by-step GPU programming tutorial in C and HIP: `make help` lists the targets.
+
+# ---- What you may set: make chapter-3 ITERS=20 HIP_PLATFORM=cpu ------------
+# training iterations for make chapter-N
+ITERS ?= 100
+# learning rate for make chapter-N
+LR ?= 0.01
+# extra trainer options, e.g. ARGS="--train-limit 1000 --view"
+ARGS ?=
+DATASET_DIR ?= dataset
+# AMD target (--offload-arch)
+GPU_ARCH ?= gfx906
+# NVIDIA target (-arch)
+NV_ARCH ?= sm_90
+# wave size of the CPU executor: 64 (as gfx906) or 32
+WAVE ?= 64
+# e.g. address,undefined: sanitized host code and CPU builds
+SANITIZE ?=
+HIPCC ?= hipcc
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+
+ifndef HIP_PLATFORM
+HIP_PLATFORM := $(shell common/detect_platform.sh)
+PLATFORM_NOTE := $(if $(filter cpu,$(HIP_PLATFORM)),no GPU found (or no ROCm/CUDA toolkit): using the CPU executor; set HIP_PLATFORM=amd|nvidia to choose)
+endif
+ifeq ($(filter amd nvidia cpu,$(HIP_PLATFORM)),)
+$(error HIP_PLATFORM must be amd, nvidia or cpu, not '$(HIP_PLATFORM)')
+endif
+ifeq ($(filter 32 64,$(WAVE)),)
+$(error WAVE must be 32 or 64, not '$(WAVE)')
+endif
+# hipcc reads HIP_PLATFORM itself, and knows nothing of "cpu".
+unexport HIP_PLATFORM
+
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+CHAPTERS := $(sort $(notdir $(wildcard chapters/[0-9][0-9]-*)))
+GPU_CHAPTERS := $(filter-out 00-%,$(CHAPTERS))
+# chapter-1, chapter-01 and chapter-01-naive-gemm all name chapters/01-naive-gemm.
+chapter_dir = $(firstword $(filter $(if $(filter 0 1 2 3 4 5 6 7 8 9,$(1)),0$(1),$(1))-%,$(CHAPTERS)) $(filter $(1),$(CHAPTERS)))
+
+# ---- Compilers and flags ---------------------------------------------------
+SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+SAN_SUFFIX := $(if $(SANITIZE),-san)
+CC ?= cc
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wpedantic $(SAN_FLAGS)
+CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra $(SAN_FLAGS)
+LDLIBS := -lm
+NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -Xcompiler -Wall
+HIPCCFLAGS := -O3 -std=c++17 --offload-arch=$(GPU_ARCH)
+
+HOST_BUILD := build/host$(SAN_SUFFIX)
+CPU_BUILD := build/cpu$(if $(filter 32,$(WAVE)),-wave32)$(SAN_SUFFIX)
+BUILD := $(if $(filter cpu,$(HIP_PLATFORM)),$(CPU_BUILD),build/$(HIP_PLATFORM))
+
+HOST_SRCS := errors idx mnist model cli timing report session viewer
+HOST_OBJS := $(HOST_SRCS:%=$(HOST_BUILD)/%.o)
+HOST_HEADERS := $(wildcard common/*.h)
+EXECUTOR_SRCS := common/cpu/hipcpu.cpp $(wildcard common/cpu/fiber_$(shell uname -m).S)
+EXECUTOR_HEADERS := $(wildcard common/cpu/hip/*.h)
+
+# ---- Host code (C11) -------------------------------------------------------
+$(HOST_BUILD)/%.o: common/%.c $(HOST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -c $< -o $@
+
+# Chapter 00 is plain C on every platform.
+$(CPU_BUILD)/00-cpu-reference build/nvidia/00-cpu-reference build/amd/00-cpu-reference: \
+		chapters/00-cpu-reference/train.c $(HOST_OBJS) $(HOST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon $< $(HOST_OBJS) $(LDLIBS) -o $@
+
+# ---- CPU executor ----------------------------------------------------------
+$(CPU_BUILD)/executor.o: $(EXECUTOR_SRCS) $(EXECUTOR_HEADERS)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -DHIPCPU_WAVE_SIZE=$(WAVE) -Icommon/cpu -c common/cpu/hipcpu.cpp -o $(@D)/hipcpu.o
+	$(if $(filter %.S,$(EXECUTOR_SRCS)),$(CC) $(SAN_FLAGS) -c $(filter %.S,$(EXECUTOR_SRCS)) -o $(@D)/fiber.o,: no assembly fiber switch for this machine)
+	ld -r $(@D)/hipcpu.o $(if $(filter %.S,$(EXECUTOR_SRCS)),$(@D)/fiber.o) -o $@
+
+$(CPU_BUILD)/%.o: %.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon -c $< -o $@
+
+$(CPU_BUILD)/%: $(CPU_BUILD)/chapters/%/train.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS)
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+
+# ---- NVIDIA (nvcc, with common/nvidia/hip/hip_runtime.h) -------------------
+build/nvidia/%.o: %.hip $(HOST_HEADERS) common/nvidia/hip/hip_runtime.h
+	@mkdir -p $(@D)
+	@[ -n "$(NVCC)" ] || { echo "nvcc not found: install the CUDA toolkit or set NVCC=" >&2; exit 1; }
+	$(NVCC) $(NVCCFLAGS) -x cu -Icommon/nvidia -Icommon -c $< -o $@
+
+build/nvidia/%: build/nvidia/chapters/%/train.o build/nvidia/common/gpu_trainer.o $(HOST_OBJS)
+	$(NVCC) $(NVCCFLAGS) $^ $(LDLIBS) -o $@
+
+# ---- AMD (hipcc) -----------------------------------------------------------
+build/amd/%.o: %.hip $(HOST_HEADERS) | hip-tools
+	@mkdir -p $(@D)
+	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon -c $< -o $@
+
+build/amd/%: build/amd/chapters/%/train.o build/amd/common/gpu_trainer.o $(HOST_OBJS)
+	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
+
+# ---- Reader targets --------------------------------------------------------
+.PHONY: help dataset chapter-% build build-% test clean resources isa-% diff-% hip-tools test-tools
+
+help:
+	@echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906."
+	@echo ""
+	@echo "  make dataset        fetch and verify the four MNIST files into dataset/"
+	@echo "  make chapter-N      build and train chapter N on MNIST (ITERS=$(ITERS) LR=$(LR) ARGS=...)"
+	@echo "  make build          build every chapter for HIP_PLATFORM (now: $(HIP_PLATFORM))"
+	@echo "  make test           the whole test suite; ends with 'N passed, N failed'"
+	@echo "  make resources      gfx906 registers, LDS, spills, occupancy per kernel (also plots/resources.tsv)"
+	@echo "  make isa-N          chapter N's gfx906 assembly into build/isa/"
+	@echo "  make diff-N         what chapter N changed against chapter N-1"
+	@echo "  make clean          remove build/"
+	@echo ""
+	@echo "Chapters: $(CHAPTERS)"
+	@echo "Platform: HIP_PLATFORM=amd|nvidia|cpu (detected: $(HIP_PLATFORM)); GPU_ARCH=$(GPU_ARCH), WAVE=$(WAVE) on cpu"
+
+dataset:
+	@common/require.sh ca-certificates npm
+	@bash dataset/fetch.sh $(DATASET_DIR)
+
+hip-tools:
+	@common/require.sh hipcc libamdhip64-dev rocm-device-libs
+
+build: $(addprefix $(BUILD)/,$(CHAPTERS))
+
+chapter-%: dataset
+	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
+	@$(MAKE) --no-print-directory $(BUILD)/$(call chapter_dir,$*)
+	$(BUILD)/$(call chapter_dir,$*) $(DATASET_DIR) $(ITERS) $(LR) $(ARGS)
+
+diff-%:
+	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
+	@previous=$$(ls -d chapters/*/ | sed 's:/$$::; s:chapters/::' | grep -B1 -x '$(call chapter_dir,$*)' | head -n 1); \
+	current='$(call chapter_dir,$*)'; \
+	[ "$$previous" != "$$current" ] || { echo "chapter $$current has no chapter before it" >&2; exit 2; }; \
+	old=$$(ls chapters/$$previous/train.* | head -n 1); new=$$(ls chapters/$$current/train.* | head -n 1); \
+	if [ -t 1 ]; then git --no-pager diff --no-index --color=always -- $$old $$new | $${PAGER:-less -R}; \
+	else git --no-pager diff --no-index -- $$old $$new; fi; true
+
+# gfx906 resource usage straight from the compiler (no GPU needed).
+RESOURCE_TSV ?= plots/resources.tsv
+resources: hip-tools
+	@mkdir -p build/resources plots
+	@printf 'chapter\tkernel\tvgprs\tsgprs\tlds_bytes\tscratch_bytes\tvgpr_spills\tsgpr_spills\twaves_per_simd\n' > $(RESOURCE_TSV).tmp
+	@for chapter in $(GPU_CHAPTERS); do \
+	  HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) --offload-arch=gfx906 -Icommon --cuda-device-only -c \
+	    -Rpass-analysis=kernel-resource-usage chapters/$$chapter/train.hip -o build/resources/$$chapter.o \
+	    > build/resources/$$chapter.log 2>&1 || { cat build/resources/$$chapter.log >&2; exit 1; }; \
+	  c++filt < build/resources/$$chapter.log | awk -v chapter=$$chapter -f common/resources.awk >> $(RESOURCE_TSV).tmp; \
+	done
+	@mv $(RESOURCE_TSV).tmp $(RESOURCE_TSV)
+	@echo "gfx906 resources per kernel (from -Rpass-analysis=kernel-resource-usage; written to $(RESOURCE_TSV)):"
+	@column -t -s "$$(printf '\t')" $(RESOURCE_TSV)
+
+isa-%: hip-tools
+	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
+	@mkdir -p build/isa
+	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon --cuda-device-only -S \
+	  chapters/$(call chapter_dir,$*)/train.hip -o build/isa/$(call chapter_dir,$*).gfx906.s
+	@echo "wrote build/isa/$(call chapter_dir,$*).gfx906.s"
+
+# ---- Tests -----------------------------------------------------------------
+TEST_BUILD := build/tests$(SAN_SUFFIX)
+test-tools:
+	@common/require.sh bats libcmocka-dev
+
+$(TEST_BUILD)/test_%: tests/test_%.c $(HOST_OBJS) $(HOST_HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_OBJS) -lcmocka $(LDLIBS) -o $@
+
+$(TEST_BUILD)/test_executor$(if $(filter 32,$(WAVE)),_wave32): tests/test_executor.cpp $(CPU_BUILD)/executor.o $(EXECUTOR_HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -DHIPCPU_WAVE_SIZE=$(WAVE) -Icommon/cpu -Icommon $< $(CPU_BUILD)/executor.o -lcmocka $(LDLIBS) -o $@
+
+$(TEST_BUILD)/compare_runs: tests/compare_runs.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+
+TEST_PROGRAMS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c)) $(TEST_BUILD)/compare_runs
+
+test: dataset test-tools
+	@$(MAKE) --no-print-directory $(TEST_PROGRAMS) $(TEST_BUILD)/test_executor $(addprefix $(CPU_BUILD)/,$(CHAPTERS))
+	@$(MAKE) --no-print-directory WAVE=32 $(TEST_BUILD)/test_executor_wave32 $(addprefix build/cpu-wave32$(SAN_SUFFIX)/,$(GPU_CHAPTERS))
+	@TEST_BUILD=$(TEST_BUILD) CPU_BUILD=$(CPU_BUILD) SANITIZE=$(SANITIZE) NVCC=$(NVCC) \
+	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) DATASET_DIR=$(DATASET_DIR) \
+	  bash tests/run.sh
+
+clean:
+	rm -rf build

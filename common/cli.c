@@ -1,0 +1,172 @@
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errors.h"
+
+void cli_print_usage(const char *program, const char *chapter)
+{
+    printf("usage: %s DATASET_DIR [ITERATIONS [LEARNING_RATE]] [options]\n"
+           "Trains chapter %s's linear MNIST classifier, full batch.\n"
+           "\n"
+           "  DATASET_DIR          folder with the four MNIST IDX files (make dataset)\n"
+           "  ITERATIONS           1..%d, default %d\n"
+           "  LEARNING_RATE        finite and > 0, default %g\n"
+           "  --train-limit N      train on the first N training images only\n"
+           "  --csv FILE           write loss and train accuracy per iteration\n"
+           "  --weights-out FILE   write the final W (10 x 785 little-endian float32)\n"
+           "  --bench-out FILE     append one TSV row of timings and results\n"
+           "  --predictions-out FILE  write the test-set predictions as TSV\n"
+           "  --view               browse test digits with truth and prediction\n"
+           "  --quiet              no progress lines\n"
+           "  --help               this text\n",
+           program, chapter, CLI_MAX_ITERATIONS, CLI_DEFAULT_ITERATIONS,
+           (double)CLI_DEFAULT_LEARNING_RATE);
+}
+
+static void usage_error(const char *format, const char *value)
+{
+    fprintf(stderr, "%s: ", program_name);
+    fprintf(stderr, format, value);
+    fprintf(stderr, "\n");
+    exit(CLI_USAGE_STATUS);
+}
+
+static long parse_integer(const char *what, const char *text, long low, long high)
+{
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || errno == ERANGE || value < low || value > high) {
+        fprintf(stderr, "%s: %s must be an integer in %ld..%ld, got '%s'\n", program_name, what,
+                low, high, text);
+        exit(CLI_USAGE_STATUS);
+    }
+    return value;
+}
+
+static float parse_learning_rate(const char *text)
+{
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (*text == '\0' || *end != '\0')
+        usage_error("LEARNING_RATE must be a number, got '%s'", text);
+    if (!isfinite(value) || !isfinite((float)value) || value <= 0.0 || (float)value <= 0.0f)
+        usage_error("LEARNING_RATE must be finite and > 0, got '%s'", text);
+    return (float)value;
+}
+
+/* An output file must be creatable now, not after minutes of training:
+ * its folder must exist and be writable, and the path must not be a folder. */
+static void check_output_path(const char *option, const char *path)
+{
+    if (*path == '\0') {
+        fprintf(stderr, "%s: %s needs a file name\n", program_name, option);
+        exit(CLI_USAGE_STATUS);
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: %s %s: is a folder, not a file\n", program_name, option, path);
+        exit(CLI_USAGE_STATUS);
+    }
+    char folder[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        strcpy(folder, ".");
+    } else if (slash == path) {
+        strcpy(folder, "/");
+    } else {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof folder) n = sizeof folder - 1;
+        memcpy(folder, path, n);
+        folder[n] = '\0';
+    }
+    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: %s %s: folder '%s' does not exist\n", program_name, option, path,
+                folder);
+        exit(CLI_USAGE_STATUS);
+    }
+    if (access(folder, W_OK) != 0) {
+        fprintf(stderr, "%s: %s %s: folder '%s' is not writable\n", program_name, option, path,
+                folder);
+        exit(CLI_USAGE_STATUS);
+    }
+}
+
+/* Matches "--name VALUE" and "--name=VALUE"; returns the value or NULL. */
+static const char *option_value(const char *name, int argc, char **argv, int *i)
+{
+    size_t n = strlen(name);
+    const char *arg = argv[*i];
+    if (strncmp(arg, name, n) != 0) return NULL;
+    if (arg[n] == '=') return arg + n + 1;
+    if (arg[n] != '\0') return NULL;
+    if (*i + 1 >= argc) usage_error("%s needs a value", name);
+    return argv[++*i];
+}
+
+void cli_parse(int argc, char **argv, const char *chapter, options *opts)
+{
+    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    program_name = slash ? slash + 1 : (argc > 0 ? argv[0] : "train");
+
+    memset(opts, 0, sizeof *opts);
+    opts->iterations = CLI_DEFAULT_ITERATIONS;
+    opts->learning_rate = CLI_DEFAULT_LEARNING_RATE;
+
+    const char *positional[3];
+    int positional_count = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            cli_print_usage(program_name, chapter);
+            exit(0);
+        } else if (strcmp(arg, "--view") == 0) {
+            opts->view = 1;
+        } else if (strcmp(arg, "--quiet") == 0) {
+            opts->quiet = 1;
+        } else if ((value = option_value("--train-limit", argc, argv, &i))) {
+            opts->train_limit = parse_integer("--train-limit", value, 1, INT_MAX);
+        } else if ((value = option_value("--csv", argc, argv, &i))) {
+            opts->csv_path = value;
+        } else if ((value = option_value("--weights-out", argc, argv, &i))) {
+            opts->weights_path = value;
+        } else if ((value = option_value("--bench-out", argc, argv, &i))) {
+            opts->bench_path = value;
+        } else if ((value = option_value("--predictions-out", argc, argv, &i))) {
+            opts->predictions_path = value;
+        } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9')) {
+            fprintf(stderr, "%s: unknown option '%s'\n", program_name, arg);
+            cli_print_usage(program_name, chapter);
+            exit(CLI_USAGE_STATUS);
+        } else if (positional_count < 3) {
+            positional[positional_count++] = arg;
+        } else {
+            usage_error("too many arguments: '%s' (DATASET_DIR [ITERATIONS [LEARNING_RATE]])", arg);
+        }
+    }
+    if (positional_count == 0) {
+        fprintf(stderr, "%s: missing DATASET_DIR\n", program_name);
+        cli_print_usage(program_name, chapter);
+        exit(CLI_USAGE_STATUS);
+    }
+    opts->dataset_dir = positional[0];
+    if (positional_count > 1)
+        opts->iterations = (int)parse_integer("ITERATIONS", positional[1], 1, CLI_MAX_ITERATIONS);
+    if (positional_count > 2) opts->learning_rate = parse_learning_rate(positional[2]);
+
+    if (opts->csv_path) check_output_path("--csv", opts->csv_path);
+    if (opts->weights_path) check_output_path("--weights-out", opts->weights_path);
+    if (opts->bench_path) check_output_path("--bench-out", opts->bench_path);
+    if (opts->predictions_path) check_output_path("--predictions-out", opts->predictions_path);
+}

@@ -1,0 +1,39 @@
+/* The command line every chapter shares:
+ *   train DATASET_DIR [ITERATIONS [LEARNING_RATE]] [options] */
+#ifndef COMMON_CLI_H
+#define COMMON_CLI_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLI_DEFAULT_ITERATIONS 100
+#define CLI_DEFAULT_LEARNING_RATE 0.01f
+#define CLI_MAX_ITERATIONS 1000000
+#define CLI_USAGE_STATUS 2 /* exit status for a bad command line */
+
+typedef struct {
+    const char *dataset_dir;
+    int iterations;
+    float learning_rate;
+    long train_limit;            /* 0: use every training image */
+    const char *csv_path;        /* per-iteration loss and train accuracy */
+    const char *weights_path;    /* final W, 10 x 785 little-endian float32 */
+    const char *bench_path;      /* one TSV row appended per run */
+    const char *predictions_path;/* test-set predictions, one TSV row per image */
+    int view;                    /* interactive digit viewer after training */
+    int quiet;                   /* no progress lines */
+} options;
+
+/* Parses argv into opts. On --help prints the usage and exits 0; on a bad
+ * value or unknown option prints a message naming it (and the usage for an
+ * unknown option) and exits with CLI_USAGE_STATUS. Checks that every output
+ * file can be created, before any training starts. */
+void cli_parse(int argc, char **argv, const char *chapter, options *opts);
+
+void cli_print_usage(const char *program, const char *chapter);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

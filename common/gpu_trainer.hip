@@ -1,0 +1,175 @@
+/* The GPU trainer harness (see gpu_trainer.h). Compiled per platform by the
+ * same compiler as the chapters: hipcc, nvcc, or the C++ compiler with the
+ * CPU executor's headers. */
+#include "gpu_trainer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "session.h"
+#include "timing.h"
+
+#if defined(__HIPCPU__)
+#define PLATFORM_NAME "cpu"
+/* The executor runs each launch to completion, so reading the records after
+ * every iteration costs nothing and gives live progress. */
+#define EVENT_CHUNK 1
+#elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
+#define PLATFORM_NAME "nvidia"
+#define EVENT_CHUNK 256
+#else
+#define PLATFORM_NAME "amd"
+#define EVENT_CHUNK 256
+#endif
+
+void hip_check(hipError_t status, const char *call, const char *file, int line)
+{
+    if (status == hipSuccess) return;
+    fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name, file, line, call,
+            hipGetErrorString(status));
+    exit(1);
+}
+
+void hip_check_launch(const char *kernel, const char *file, int line)
+{
+    hipError_t status = hipGetLastError();
+    if (status == hipSuccess) return;
+    fprintf(stderr, "%s: %s:%d: launch of kernel '%s' failed: %s\n", program_name, file, line,
+            kernel, hipGetErrorString(status));
+    exit(1);
+}
+
+void *gpu_alloc(size_t bytes, const char *what)
+{
+    void *pointer = NULL;
+    hipError_t status = hipMalloc(&pointer, bytes);
+    if (status != hipSuccess) {
+        fprintf(stderr, "%s: hipMalloc of %s (%zu bytes) failed: %s\n", program_name, what, bytes,
+                hipGetErrorString(status));
+        exit(1);
+    }
+    return pointer;
+}
+
+void gpu_free(void *pointer)
+{
+    if (pointer) HIP_CHECK(hipFree(pointer));
+}
+
+static void *upload(const void *host, size_t bytes, const char *what)
+{
+    void *device = gpu_alloc(bytes, what);
+    HIP_CHECK(hipMemcpy(device, host, bytes, hipMemcpyHostToDevice));
+    return device;
+}
+
+/* Reads back the records of iterations [first, end) and their times:
+ * event[i] was recorded before iteration first + i. */
+static void collect(session *s, const gpu_problem *p, hipEvent_t *event, int first, int end)
+{
+    int count = end - first;
+    HIP_CHECK(hipEventSynchronize(event[count]));
+    for (int i = 0; i < count; i++) {
+        float ms = 0.0f;
+        HIP_CHECK(hipEventElapsedTime(&ms, event[i], event[i + 1]));
+        s->iteration_ms[first + i] = ms;
+    }
+    float loss_sum[EVENT_CHUNK];
+    unsigned int correct[EVENT_CHUNK];
+    HIP_CHECK(hipMemcpy(loss_sum, p->loss_sum + first, count * sizeof(float), hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(correct, p->correct + first, count * sizeof(unsigned), hipMemcpyDeviceToHost));
+    for (int i = 0; i < count; i++) {
+        s->loss[first + i] = loss_sum[i] / p->images;
+        s->train_accuracy[first + i] = (float)correct[i] / p->images;
+        session_progress(s, first + i);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    session s;
+    session_begin(&s, argc, argv, chapter_name, PLATFORM_NAME);
+
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    char device_name[512];
+#if defined(__HIPCPU__) || defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
+    snprintf(device_name, sizeof device_name, "%s", properties.name);
+#else
+    snprintf(device_name, sizeof device_name, "%s (%s)", properties.name, properties.gcnArchName);
+#endif
+    session_start(&s, device_name);
+
+    const mnist_set *train = &s.data.train;
+    gpu_problem p;
+    memset(&p, 0, sizeof p);
+    p.images = train->count;
+    p.iterations = s.opts.iterations;
+    p.learning_rate = s.opts.learning_rate;
+
+    /* Build the layouts on the host and upload them; reported apart. */
+    double t0 = timing_now_ms();
+    if (chapter_needs & NEEDS_X_ROWS) {
+        float *x = mnist_features_rows(train);
+        if (!x) fatal(1, "out of host memory for the image-major features");
+        p.x_rows = (const float *)upload(x, (size_t)p.images * MODEL_FEATURES * sizeof(float), "x_rows");
+        free(x);
+    }
+    if (chapter_needs & NEEDS_X_COLS) {
+        float *x = mnist_features_cols(train);
+        if (!x) fatal(1, "out of host memory for the feature-major features");
+        p.x_cols = (const float *)upload(x, (size_t)p.images * MODEL_FEATURES * sizeof(float), "x_cols");
+        free(x);
+    }
+    if (chapter_needs & NEEDS_PIXELS)
+        p.pixels = (const uint8_t *)upload(train->images, (size_t)p.images * MODEL_PIXELS, "pixels");
+    p.labels = (const uint8_t *)upload(train->labels, (size_t)p.images, "labels");
+
+    float w[MODEL_WEIGHTS];
+    model_init_weights(w);
+    p.w = (float *)upload(w, sizeof w, "w");
+    p.loss_sum = (float *)gpu_alloc(p.iterations * sizeof(float), "loss_sum");
+    p.correct = (unsigned int *)gpu_alloc(p.iterations * sizeof(unsigned int), "correct");
+    HIP_CHECK(hipMemset(p.loss_sum, 0, p.iterations * sizeof(float)));
+    HIP_CHECK(hipMemset(p.correct, 0, p.iterations * sizeof(unsigned int)));
+    HIP_CHECK(hipDeviceSynchronize());
+    s.upload_ms = timing_now_ms() - t0;
+
+    void *scratch = NULL;
+    chapter_setup(&p, &scratch);
+    HIP_CHECK(hipDeviceSynchronize());
+
+    /* Events around every iteration; the host waits only when a chunk of
+     * events is full (every EVENT_CHUNK iterations on a GPU), never between
+     * an iteration's two events. */
+    hipEvent_t event[EVENT_CHUNK + 1];
+    for (int i = 0; i <= EVENT_CHUNK; i++) HIP_CHECK(hipEventCreate(&event[i]));
+    for (int first = 0; first < p.iterations; first += EVENT_CHUNK) {
+        int end = first + EVENT_CHUNK < p.iterations ? first + EVENT_CHUNK : p.iterations;
+        HIP_CHECK(hipEventRecord(event[0], 0));
+        for (int it = first; it < end; it++) {
+            chapter_iteration(&p, scratch, it);
+            HIP_CHECK(hipEventRecord(event[it - first + 1], 0));
+        }
+        collect(&s, &p, event, first, end);
+    }
+    for (int i = 0; i <= EVENT_CHUNK; i++) HIP_CHECK(hipEventDestroy(event[i]));
+
+    HIP_CHECK(hipMemcpy(w, p.w, sizeof w, hipMemcpyDeviceToHost));
+    chapter_teardown(scratch);
+    gpu_free(p.w);
+    gpu_free(p.loss_sum);
+    gpu_free(p.correct);
+    gpu_free((void *)p.labels);
+    gpu_free((void *)p.pixels);
+    gpu_free((void *)p.x_cols);
+    gpu_free((void *)p.x_rows);
+
+    int status = session_finish(&s, w);
+    session_end(&s);
+    return status;
+}

@@ -1,0 +1,83 @@
+/* The HIP subset this tutorial uses, mapped onto the CUDA runtime, so that the
+ * same train.hip compiles with nvcc. (Debian's HIP 5.2 headers do not compile
+ * against CUDA 13; this small header is put first on nvcc's include path.) */
+#ifndef TUTORIAL_HIP_ON_CUDA_H
+#define TUTORIAL_HIP_ON_CUDA_H
+
+#include <cuda_runtime.h>
+
+#define __HIP_PLATFORM_NVIDIA__ 1
+
+/* Errors */
+typedef cudaError_t hipError_t;
+#define hipSuccess cudaSuccess
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#define hipErrorInvalidConfiguration cudaErrorInvalidConfiguration
+#define hipErrorLaunchFailure cudaErrorLaunchFailure
+#define hipErrorInvalidDevice cudaErrorInvalidDevice
+#define hipGetLastError cudaGetLastError
+#define hipPeekAtLastError cudaPeekAtLastError
+#define hipGetErrorString cudaGetErrorString
+#define hipGetErrorName cudaGetErrorName
+
+/* Devices */
+typedef cudaDeviceProp hipDeviceProp_t;
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDevice cudaGetDevice
+#define hipSetDevice cudaSetDevice
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDeviceSynchronize cudaDeviceSynchronize
+
+/* Memory */
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemset cudaMemset
+#define hipMemsetAsync cudaMemsetAsync
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipMemcpyHostToHost cudaMemcpyHostToHost
+#define hipMemcpyDefault cudaMemcpyDefault
+
+/* Streams and events */
+typedef cudaStream_t hipStream_t;
+typedef cudaEvent_t hipEvent_t;
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipEventCreate cudaEventCreate
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+
+/* Launch: HIP's portable macro form of kernel<<<grid, block, shared, stream>>>(args). */
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
+    kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
+
+/* Shuffles: HIP's forms act on the whole wave; CUDA's need the mask of
+ * participating lanes, which is every lane for the code in this tutorial. */
+#define TUTORIAL_FULL_MASK 0xffffffffu
+template <typename T>
+__device__ __forceinline__ T __shfl(T value, int source_lane, int width = warpSize)
+{
+    return __shfl_sync(TUTORIAL_FULL_MASK, value, source_lane, width);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_up(T value, unsigned int delta, int width = warpSize)
+{
+    return __shfl_up_sync(TUTORIAL_FULL_MASK, value, delta, width);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_down(T value, unsigned int delta, int width = warpSize)
+{
+    return __shfl_down_sync(TUTORIAL_FULL_MASK, value, delta, width);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_xor(T value, int lane_mask, int width = warpSize)
+{
+    return __shfl_xor_sync(TUTORIAL_FULL_MASK, value, lane_mask, width);
+}
+
+#endif

@@ -1,0 +1,155 @@
+#define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "errors.h"
+
+void report_header(const report_run *run)
+{
+    printf("chapter %s | platform %s | device %s\n", run->chapter, run->platform, run->device);
+    printf("dataset %s: %d training images", run->dataset_dir, run->train_available);
+    if (run->train_images != run->train_available) printf(" (using the first %d)", run->train_images);
+    printf(", %d test images, %dx%d pixels\n", run->test_images, run->rows, run->cols);
+    printf("training %d iterations, learning rate %g, full batch\n", run->iterations,
+           (double)run->learning_rate);
+    fflush(stdout);
+}
+
+void report_progress(int iteration, double loss, double train_accuracy, double ms)
+{
+    printf("  iteration %6d  loss %.6f  train accuracy %6.2f%%  %9.3f ms\n", iteration, loss,
+           100.0 * train_accuracy, ms);
+    fflush(stdout);
+}
+
+void report_summary(const report_run *run, const report_result *r)
+{
+    printf("summary (accuracy and loss computed on the host from the final weights)\n");
+    printf("  train accuracy     %6.2f%% of %d images\n", 100.0 * r->train_accuracy,
+           run->train_images);
+    printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r->test_accuracy,
+           run->test_images);
+    printf("  final loss         %.6f\n", r->final_loss);
+    printf("  ms per iteration   median %.4f  min %.4f  max %.4f  (%d iterations after %d warm-up)\n",
+           r->time.median_ms, r->time.min_ms, r->time.max_ms, r->time.measured, r->time.warmup);
+    printf("  training time      %.1f ms measured; upload %.1f ms (not in the per-iteration time)\n",
+           r->time.total_ms, r->upload_ms);
+    fflush(stdout);
+}
+
+/* Opens PATH.tmp.PID for writing; commit_file() renames it over PATH. */
+static FILE *open_temporary(const char *path, char *tmp, size_t tmp_size, char *err,
+                            size_t err_size)
+{
+    snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) error_set(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+    return f;
+}
+
+static int commit_file(FILE *f, const char *tmp, const char *path, char *err, size_t err_size)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        remove(tmp);
+        return error_set(err, err_size, "%s: write failed: %s", path, strerror(errno));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return error_set(err, err_size, "%s: cannot replace: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+int report_write_csv(const char *path, const float *loss, const float *train_accuracy,
+                     int iterations, char *err, size_t err_size)
+{
+    char tmp[4096];
+    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    if (!f) return -1;
+    fprintf(f, "iteration,loss,train_accuracy\n");
+    for (int i = 0; i < iterations; i++)
+        fprintf(f, "%d,%.9g,%.9g\n", i + 1, (double)loss[i], (double)train_accuracy[i]);
+    return commit_file(f, tmp, path, err, err_size);
+}
+
+int report_write_weights(const char *path, const float *w, size_t count, char *err,
+                         size_t err_size)
+{
+    char tmp[4096];
+    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    if (!f) return -1;
+    for (size_t i = 0; i < count; i++) { /* little-endian whatever the host */
+        uint32_t bits;
+        memcpy(&bits, &w[i], sizeof bits);
+        unsigned char b[4] = {(unsigned char)bits, (unsigned char)(bits >> 8),
+                              (unsigned char)(bits >> 16), (unsigned char)(bits >> 24)};
+        fwrite(b, 1, sizeof b, f);
+    }
+    return commit_file(f, tmp, path, err, err_size);
+}
+
+#define BENCH_COLUMNS                                                                          \
+    "chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\t"              \
+    "train_accuracy\ttest_accuracy\tfinal_loss\tdate\n"
+
+int report_append_bench(const char *path, const report_run *run, const report_result *r,
+                        char *err, size_t err_size)
+{
+    char tmp[4096];
+    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    if (!f) return -1;
+    /* Copy the rows already there, then add ours: appending through a
+     * temporary keeps the old file whole if this run is killed. */
+    FILE *old = fopen(path, "rb");
+    if (old) {
+        char buffer[8192];
+        size_t n, total = 0;
+        while ((n = fread(buffer, 1, sizeof buffer, old)) > 0) {
+            fwrite(buffer, 1, n, f);
+            total += n;
+        }
+        fclose(old);
+        if (total == 0) fputs(BENCH_COLUMNS, f);
+    } else {
+        fputs(BENCH_COLUMNS, f);
+    }
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    /* Tabs in a device name would shift the columns. */
+    char device[256];
+    snprintf(device, sizeof device, "%s", run->device);
+    for (char *p = device; *p; p++)
+        if (*p == '\t' || *p == '\n') *p = ' ';
+    fprintf(f, "%s\t%s\t%s\t%d\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", run->chapter,
+            run->platform, device, run->train_images, run->iterations, r->time.median_ms,
+            r->time.min_ms, r->time.max_ms, r->train_accuracy, r->test_accuracy, r->final_loss,
+            date);
+    return commit_file(f, tmp, path, err, err_size);
+}
+
+int report_write_predictions(const char *path, const unsigned char *labels,
+                             const unsigned char *predictions, const unsigned char *images,
+                             int count, int pixels, char *err, size_t err_size)
+{
+    char tmp[4096];
+    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    if (!f) return -1;
+    fprintf(f, "index\tlabel\tprediction\tpixels\n");
+    for (int i = 0; i < count; i++) {
+        fprintf(f, "%d\t%d\t%d\t", i, labels[i], predictions[i]);
+        const unsigned char *img = images + (size_t)i * pixels;
+        for (int k = 0; k < pixels; k++) fprintf(f, k ? ",%d" : "%d", img[k]);
+        fputc('\n', f);
+    }
+    return commit_file(f, tmp, path, err, err_size);
+}

@@ -1,0 +1,50 @@
+/* One output format for every chapter: header, progress lines, summary, and
+ * the files behind --csv, --weights-out, --bench-out and --predictions-out.
+ * Files are written to a temporary name and renamed when complete, so a
+ * killed run never leaves a half-written file that looks whole. */
+#ifndef COMMON_REPORT_H
+#define COMMON_REPORT_H
+
+#include <stddef.h>
+
+#include "timing.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *chapter;  /* e.g. "01-naive-gemm" */
+    const char *platform; /* "cpu" (chapter 00 and the executor), "amd", "nvidia" */
+    const char *device;   /* what ran the kernels */
+    int train_images, train_available, test_images, rows, cols;
+    int iterations;
+    float learning_rate;
+    const char *dataset_dir;
+} report_run;
+
+typedef struct {
+    double train_accuracy, test_accuracy, final_loss; /* host, from the final W */
+    timing_stats time;
+    double upload_ms;
+} report_result;
+
+void report_header(const report_run *run);
+void report_progress(int iteration, double loss, double train_accuracy, double ms);
+void report_summary(const report_run *run, const report_result *result);
+
+/* Each returns 0, or -1 with a message naming the file. */
+int report_write_csv(const char *path, const float *loss, const float *train_accuracy,
+                     int iterations, char *err, size_t err_size);
+int report_write_weights(const char *path, const float *w, size_t count, char *err,
+                         size_t err_size);
+int report_append_bench(const char *path, const report_run *run, const report_result *result,
+                        char *err, size_t err_size);
+int report_write_predictions(const char *path, const unsigned char *labels,
+                             const unsigned char *predictions, const unsigned char *images,
+                             int count, int pixels, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,148 @@
+#define _POSIX_C_SOURCE 200809L
+#include "session.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "viewer.h"
+
+static void *checked_calloc(size_t count, size_t size, const char *what)
+{
+    void *p = calloc(count, size);
+    if (!p) fatal(1, "out of host memory for %s (%zu bytes)", what, count * size);
+    return p;
+}
+
+void session_begin(session *s, int argc, char **argv, const char *chapter, const char *platform)
+{
+    memset(s, 0, sizeof *s);
+    cli_parse(argc, argv, chapter, &s->opts);
+
+    char err[ERROR_TEXT_SIZE];
+    if (mnist_load(s->opts.dataset_dir, &s->data, err, sizeof err) != 0) fatal(1, "%s", err);
+    if (s->data.train.pixels != MODEL_PIXELS)
+        fatal(1, "%s: images are %dx%d, but the model expects %d pixels (28x28)",
+             s->opts.dataset_dir, s->data.train.rows, s->data.train.cols, MODEL_PIXELS);
+    int available = s->data.train.count;
+    if (s->opts.train_limit > available) {
+        fprintf(stderr, "%s: --train-limit %ld is larger than the training set (%d images)\n",
+                program_name, s->opts.train_limit, available);
+        exit(CLI_USAGE_STATUS);
+    }
+    if (s->opts.train_limit > 0 &&
+        mnist_limit(&s->data.train, (int)s->opts.train_limit, err, sizeof err) != 0)
+        fatal(1, "%s", err);
+
+    int n = s->opts.iterations;
+    s->loss = checked_calloc((size_t)n, sizeof *s->loss, "the loss history");
+    s->train_accuracy = checked_calloc((size_t)n, sizeof *s->train_accuracy, "the accuracy history");
+    s->iteration_ms = checked_calloc((size_t)n, sizeof *s->iteration_ms, "the timings");
+
+    s->run.chapter = chapter;
+    s->run.platform = platform;
+    s->run.device = "";
+    s->run.train_images = s->data.train.count;
+    s->run.train_available = available;
+    s->run.test_images = s->data.test.count;
+    s->run.rows = s->data.train.rows;
+    s->run.cols = s->data.train.cols;
+    s->run.iterations = n;
+    s->run.learning_rate = s->opts.learning_rate;
+    s->run.dataset_dir = s->opts.dataset_dir;
+}
+
+void session_start(session *s, const char *device)
+{
+    s->run.device = device;
+    report_header(&s->run);
+}
+
+void session_progress(const session *s, int i)
+{
+    if (s->opts.quiet) return;
+    if ((i + 1) % SESSION_PROGRESS_EVERY != 0 && i != 0 && i + 1 != s->opts.iterations) return;
+    report_progress(i + 1, s->loss[i], s->train_accuracy[i], s->iteration_ms[i]);
+}
+
+static int weights_finite(const float *w)
+{
+    for (int i = 0; i < MODEL_WEIGHTS; i++)
+        if (!isfinite(w[i])) return 0;
+    return 1;
+}
+
+int session_finish(session *s, const float *w)
+{
+    /* A learning rate that is too large makes the loss grow without bound;
+     * say where instead of printing NaN accuracies. */
+    for (int i = 0; i < s->opts.iterations; i++) {
+        if (!isfinite(s->loss[i])) {
+            fprintf(stderr,
+                    "%s: the loss diverged at iteration %d (loss = %g) with learning rate %g; "
+                    "try a smaller learning rate\n",
+                    program_name, i + 1, (double)s->loss[i], (double)s->opts.learning_rate);
+            return 1;
+        }
+    }
+    if (!weights_finite(w)) {
+        fprintf(stderr,
+                "%s: the weights are no longer finite after iteration %d (learning rate %g); "
+                "try a smaller learning rate\n",
+                program_name, s->opts.iterations, (double)s->opts.learning_rate);
+        return 1;
+    }
+
+    report_result r;
+    memset(&r, 0, sizeof r);
+    r.train_accuracy = model_accuracy(w, &s->data.train);
+    r.test_accuracy = model_accuracy(w, &s->data.test);
+    r.final_loss = model_loss(w, &s->data.train);
+    timing_compute(s->iteration_ms, s->opts.iterations, &r.time);
+    r.upload_ms = s->upload_ms;
+    report_summary(&s->run, &r);
+
+    char err[ERROR_TEXT_SIZE];
+    int status = 0;
+    if (s->opts.csv_path &&
+        report_write_csv(s->opts.csv_path, s->loss, s->train_accuracy, s->opts.iterations, err,
+                         sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", program_name, err);
+        status = 1;
+    }
+    if (s->opts.weights_path &&
+        report_write_weights(s->opts.weights_path, w, MODEL_WEIGHTS, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", program_name, err);
+        status = 1;
+    }
+    if (s->opts.bench_path &&
+        report_append_bench(s->opts.bench_path, &s->run, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", program_name, err);
+        status = 1;
+    }
+    if (s->opts.predictions_path) {
+        const mnist_set *t = &s->data.test;
+        unsigned char *pred = checked_calloc((size_t)t->count, 1, "the predictions");
+        for (int i = 0; i < t->count; i++)
+            pred[i] = (unsigned char)model_predict(w, t->images + (size_t)i * t->pixels);
+        if (report_write_predictions(s->opts.predictions_path, t->labels, pred, t->images,
+                                     t->count, t->pixels, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", program_name, err);
+            status = 1;
+        }
+        free(pred);
+    }
+    if (s->opts.view) viewer_run(&s->data.test, w);
+    return status;
+}
+
+void session_end(session *s)
+{
+    free(s->loss);
+    free(s->train_accuracy);
+    free(s->iteration_ms);
+    mnist_free(&s->data);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bats
+# The shared command line: every bad value exits with status 2 and a message
+# that names it; a bad dataset exits with status 1 and names the file.
+
+load helpers
+
+setup() { TRAIN="$REFERENCE"; }
+
+expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
+    local message=$1
+    shift
+    run "$TRAIN" "$@"
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"$message"* ]]
+}
+
+@test "no arguments: missing DATASET_DIR" {
+    expect_usage_error "missing DATASET_DIR"
+}
+@test "--help prints the usage and exits 0" {
+    run "$TRAIN" --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"usage: 00-cpu-reference DATASET_DIR [ITERATIONS [LEARNING_RATE]]"* ]]
+}
+@test "unknown option: named, with the usage" {
+    expect_usage_error "unknown option '--fast'" "$DATASET_DIR" --fast
+    [[ "$output" == *"usage:"* ]]
+}
+@test "ITERATIONS 0, negative, too large, not an integer" {
+    for bad in 0 -5 1000001 abc 1.5 "" 99999999999999999999; do
+        expect_usage_error "ITERATIONS must be an integer in 1..1000000, got '$bad'" "$DATASET_DIR" "$bad"
+    done
+}
+@test "LEARNING_RATE zero, negative, NaN, infinite, overflowing" {
+    for bad in 0 -0.01 nan inf 1e400 1e-50; do
+        expect_usage_error "LEARNING_RATE must be finite and > 0, got '$bad'" "$DATASET_DIR" 5 "$bad"
+    done
+}
+@test "LEARNING_RATE not a number" {
+    expect_usage_error "LEARNING_RATE must be a number, got '0.1x'" "$DATASET_DIR" 5 0.1x
+}
+@test "too many positional arguments" {
+    expect_usage_error "too many arguments: 'extra'" "$DATASET_DIR" 5 0.01 extra
+}
+@test "--train-limit 0 and not a number" {
+    expect_usage_error "--train-limit must be an integer in 1..2147483647, got '0'" "$DATASET_DIR" --train-limit 0
+    expect_usage_error "--train-limit must be an integer in 1..2147483647, got 'many'" "$DATASET_DIR" --train-limit many
+}
+@test "--train-limit larger than the training set" {
+    expect_usage_error "--train-limit 60001 is larger than the training set (60000 images)" "$DATASET_DIR" 1 --train-limit 60001
+}
+@test "an option without its value" {
+    expect_usage_error "--csv needs a value" "$DATASET_DIR" --csv
+}
+@test "output files in a folder that does not exist: refused before training" {
+    for option in --csv --weights-out --bench-out --predictions-out; do
+        expect_usage_error "$option /no/such/folder/out: folder '/no/such/folder' does not exist" \
+            "$DATASET_DIR" 1 --train-limit 10 "$option" /no/such/folder/out
+        [[ "$output" != *"iteration"* ]]
+    done
+}
+@test "output file that is a folder" {
+    expect_usage_error "--weights-out $BATS_TEST_TMPDIR: is a folder, not a file" \
+        "$DATASET_DIR" 1 --weights-out "$BATS_TEST_TMPDIR"
+}
+@test "dataset folder missing: status 1, the folder named" {
+    run "$TRAIN" /no/such/dataset 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"/no/such/dataset"* ]]
+}
+@test "a GPU chapter shares the same command line" {
+    TRAIN="$(chapter_binary 01)"
+    expect_usage_error "ITERATIONS must be an integer in 1..1000000, got '0'" "$DATASET_DIR" 0
+}
+@test "--view without a terminal exits cleanly" {
+    run "$TRAIN" "$DATASET_DIR" 1 --train-limit 100 --quiet --view </dev/null
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"--view: standard input is not a terminal; skipping the viewer"* ]]
+}

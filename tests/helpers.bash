@@ -1,0 +1,45 @@
+# Shared by the bats files: paths set by `make test`, and the chapter check.
+: "${CPU_BUILD:=build/cpu}" "${TEST_BUILD:=build/tests}" "${DATASET_DIR:=dataset}"
+REFERENCE="$CPU_BUILD/00-cpu-reference"
+
+# chapter_binary NN [BUILD]: the built trainer of chapter NN-*.
+chapter_binary() {
+    local build=${2:-$CPU_BUILD}
+    local dir
+    dir=$(cd chapters && ls -d "$1"-* | head -n 1)
+    echo "$build/$dir"
+}
+
+# reference_run IMAGES: chapter 00's weights and CSV after 5 iterations, made
+# once per image count and kept for the whole file.
+reference_run() {
+    local out="$BATS_FILE_TMPDIR/reference-$1"
+    if [ ! -f "$out.weights" ]; then
+        "$REFERENCE" "$DATASET_DIR" 5 0.01 --train-limit "$1" --quiet \
+            --weights-out "$out.weights" --csv "$out.csv" >/dev/null
+    fi
+    echo "$out"
+}
+
+# check_chapter BINARY IMAGES [ENV...]: the chapter check. The chapter's
+# weights and per-iteration losses after 5 iterations must equal chapter 00's
+# within a relative 1e-4; NaN or Inf fail.
+check_chapter() {
+    local binary=$1 images=$2
+    shift 2
+    local ref out="$BATS_TEST_TMPDIR/run"
+    ref=$(reference_run "$images")
+    run env "$@" "$binary" "$DATASET_DIR" 5 0.01 --train-limit "$images" --quiet \
+        --weights-out "$out.weights" --csv "$out.csv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    run "$TEST_BUILD/compare_runs" "$ref.weights" "$ref.csv" "$out.weights" "$out.csv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+# gpu_check NN IMAGES: the chapter check on a real GPU, or skipped without one.
+gpu_check() {
+    [ -n "${GPU_PLATFORM:-}" ] || skip "no GPU: set HIP_PLATFORM=amd or nvidia on a machine with one"
+    check_chapter "$(chapter_binary "$1" "build/$GPU_PLATFORM")" "$2"
+}
