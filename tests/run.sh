@@ -28,14 +28,13 @@ run_tap() {
     printf '%s\n' "$output"
     local p=0 f=0 s=0
     while IFS= read -r line; do
+        shopt -s nocasematch
         case "$line" in
+        "ok"*"# skip"* | "not ok"*"# skip"*) s=$((s + 1)) ;; # cmocka marks skips "not ok # SKIP"
         "not ok"*) f=$((f + 1)); failures+=("$name: ${line#not ok }") ;;
-        "ok"*)
-            shopt -s nocasematch
-            if [[ "$line" == *"# skip"* ]]; then s=$((s + 1)); else p=$((p + 1)); fi
-            shopt -u nocasematch
-            ;;
+        "ok"*) p=$((p + 1)) ;;
         esac
+        shopt -u nocasematch
     done <<<"$output"
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1
