@@ -81,7 +81,7 @@ $(CPU_BUILD)/executor.o: $(EXECUTOR_SRCS) $(EXECUTOR_HEADERS)
 
 $(CPU_BUILD)/%.o: %.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS)
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon -c $< -o $@
+	$(CXX) $(CXXFLAGS) -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon -c $< -o $@
 
 $(CPU_BUILD)/%: $(CPU_BUILD)/chapters/%/train.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
@@ -116,6 +116,9 @@ help:
 	@echo "  make resources      gfx906 registers, LDS, spills, occupancy per kernel (also plots/resources.tsv)"
 	@echo "  make isa-N          chapter N's gfx906 assembly into build/isa/"
 	@echo "  make diff-N         what chapter N changed against chapter N-1"
+	@echo "  make compare        time every chapter: plots/compare.tsv and .png (ITERS=$(COMPARE_ITERS) REPEATS=$(REPEATS) COMPARE_LIMIT=N)"
+	@echo "  make plots          loss, accuracy, digits, resources charts in plots/ (chapter $(PLOT_CHAPTER), PLOT_ITERS=$(PLOT_ITERS); FORMAT=svg)"
+	@echo "  make plot-resources just plots/resources.png, from plots/resources.tsv (make resources)"
 	@echo "  make clean          remove build/"
 	@echo ""
 	@echo "Chapters: $(CHAPTERS)"
@@ -195,3 +198,6 @@ test: dataset test-tools
 
 clean:
 	rm -rf build
+
+# make compare and make plots live beside their gnuplot scripts.
+-include plots/plots.mk

@@ -1,0 +1,397 @@
+/* hip/hip_runtime.h for the CPU platform.
+ *
+ * Chapters compiled for the CPU get this header instead of the real HIP one
+ * (-Icommon/cpu comes first on the include path). It turns the kernel dialect
+ * the chapters use into plain C++ and declares the runtime in
+ * common/cpu/hipcpu.cpp, which runs every GPU thread as a fiber on the host
+ * with real barrier and shuffle semantics. See common/cpu/README.md.
+ *
+ * Must be compiled as C++17 or later. */
+#ifndef HIPCPU_HIP_RUNTIME_H
+#define HIPCPU_HIP_RUNTIME_H
+
+#ifndef __cplusplus
+#error "the HIP CPU executor needs C++: compile kernel files with a C++ compiler"
+#endif
+
+/* Lets code detect this platform: #ifdef __HIPCPU__ */
+#define __HIPCPU__ 1
+
+/* Wave (warp) size, fixed at compile time. The runtime and every kernel file
+ * of a program must agree: the launch entry point carries the wave size in
+ * its name, so a mismatch fails at link time instead of misbehaving. */
+#ifndef HIPCPU_WAVE_SIZE
+#define HIPCPU_WAVE_SIZE 64
+#endif
+#if HIPCPU_WAVE_SIZE != 64 && HIPCPU_WAVE_SIZE != 32
+#error "HIPCPU_WAVE_SIZE must be 64 or 32"
+#endif
+
+/* Included first, so that the macros below (e.g. __expf) cannot disturb the
+ * declarations in these headers. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- Qualifiers ------------------------------------------------------------ */
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+/* Blocks of a launch run one after another on one OS thread, so a
+ * function-static array is private to the running block. Unlike a GPU, its
+ * contents persist from one block to the next: reading shared memory before
+ * writing it is not caught. Dynamic (extern) shared memory is not supported. */
+#define __shared__ static
+
+/* ---- Thread coordinates ---------------------------------------------------- */
+
+struct dim3 {
+    uint32_t x, y, z;
+    constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+/* The part of a fiber's record that kernels see. */
+struct hipcpu_thread_view {
+    dim3 index;
+};
+
+extern "C" {
+extern const hipcpu_thread_view *hipcpu_current_thread; /* the running fiber */
+extern dim3 hipcpu_block_idx, hipcpu_block_dim, hipcpu_grid_dim;
+}
+
+/* Read-only, like on the GPU. threadIdx follows the running fiber. */
+#define threadIdx (hipcpu_current_thread->index)
+#define blockIdx (static_cast<const dim3 &>(hipcpu_block_idx))
+#define blockDim (static_cast<const dim3 &>(hipcpu_block_dim))
+#define gridDim (static_cast<const dim3 &>(hipcpu_grid_dim))
+
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+
+/* A constant, not a macro, so that hipDeviceProp_t can have a warpSize field. */
+constexpr int warpSize = HIPCPU_WAVE_SIZE;
+
+/* ---- Synchronisation ------------------------------------------------------- */
+
+extern "C" void __syncthreads(void);
+
+/* One OS thread runs everything, so fences only need to stop the compiler. */
+inline void __threadfence(void) { __asm__ __volatile__("" ::: "memory"); }
+inline void __threadfence_block(void) { __asm__ __volatile__("" ::: "memory"); }
+
+/* ---- Wave operations ------------------------------------------------------- */
+
+/* Every wave operation is a wave-wide sync point: all lanes of the wave must
+ * call it (the runtime aborts otherwise). The value travels as 64 bits. */
+enum {
+    HIPCPU_SHFL_IDX,
+    HIPCPU_SHFL_UP,
+    HIPCPU_SHFL_DOWN,
+    HIPCPU_SHFL_XOR,
+    HIPCPU_WAVE_BALLOT,
+    HIPCPU_WAVE_ANY,
+    HIPCPU_WAVE_ALL
+};
+extern "C" uint64_t hipcpu_wave_op(uint64_t value, int kind, int arg, int width);
+
+template <typename T> inline T hipcpu_shuffle(T value, int kind, int arg, int width) {
+    static_assert(sizeof(T) <= sizeof(uint64_t), "shuffled values are at most 64 bits");
+    uint64_t bits = 0;
+    memcpy(&bits, &value, sizeof value);
+    bits = hipcpu_wave_op(bits, kind, arg, width);
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+#define HIPCPU_SHUFFLES(T)                                                                 \
+    inline T __shfl(T var, int src_lane, int width = warpSize) {                           \
+        return hipcpu_shuffle(var, HIPCPU_SHFL_IDX, src_lane, width);                      \
+    }                                                                                      \
+    inline T __shfl_up(T var, unsigned int delta, int width = warpSize) {                  \
+        return hipcpu_shuffle(var, HIPCPU_SHFL_UP, static_cast<int>(delta), width);                     \
+    }                                                                                      \
+    inline T __shfl_down(T var, unsigned int delta, int width = warpSize) {                \
+        return hipcpu_shuffle(var, HIPCPU_SHFL_DOWN, static_cast<int>(delta), width);                   \
+    }                                                                                      \
+    inline T __shfl_xor(T var, int lane_mask, int width = warpSize) {                      \
+        return hipcpu_shuffle(var, HIPCPU_SHFL_XOR, lane_mask, width);                     \
+    }
+HIPCPU_SHUFFLES(int)
+HIPCPU_SHUFFLES(unsigned int)
+HIPCPU_SHUFFLES(long)
+HIPCPU_SHUFFLES(unsigned long)
+HIPCPU_SHUFFLES(long long)
+HIPCPU_SHUFFLES(unsigned long long)
+HIPCPU_SHUFFLES(float)
+HIPCPU_SHUFFLES(double)
+#undef HIPCPU_SHUFFLES
+
+inline unsigned long long __ballot(int predicate) {
+    return hipcpu_wave_op(predicate != 0, HIPCPU_WAVE_BALLOT, 0, warpSize);
+}
+inline int __any(int predicate) {
+    return static_cast<int>(hipcpu_wave_op(predicate != 0, HIPCPU_WAVE_ANY, 0, warpSize));
+}
+inline int __all(int predicate) {
+    return static_cast<int>(hipcpu_wave_op(predicate != 0, HIPCPU_WAVE_ALL, 0, warpSize));
+}
+inline unsigned int __lane_id(void) {
+    const dim3 &t = threadIdx, &b = blockDim;
+    return (t.x + b.x * (t.y + b.y * t.z)) % warpSize;
+}
+
+/* ---- Atomics --------------------------------------------------------------- */
+
+/* Fibers switch only inside __syncthreads and wave operations, so a plain
+ * read-modify-write is atomic here. Each returns the old value. */
+#define HIPCPU_ATOMIC(name, T, expr)                                                      \
+    inline T name(T *address, T val) {                                                     \
+        T old = *address;                                                                  \
+        *address = (expr);                                                                 \
+        return old;                                                                        \
+    }
+#define HIPCPU_ATOMIC_INTEGER(T)                                                          \
+    HIPCPU_ATOMIC(atomicAdd, T, old + val)                                                 \
+    HIPCPU_ATOMIC(atomicSub, T, old - val)                                                 \
+    HIPCPU_ATOMIC(atomicExch, T, val)                                                      \
+    HIPCPU_ATOMIC(atomicMin, T, val < old ? val : old)                                     \
+    HIPCPU_ATOMIC(atomicMax, T, val > old ? val : old)                                     \
+    HIPCPU_ATOMIC(atomicAnd, T, old & val)                                                 \
+    HIPCPU_ATOMIC(atomicOr, T, old | val)                                                  \
+    HIPCPU_ATOMIC(atomicXor, T, old ^ val)                                                 \
+    inline T atomicCAS(T *address, T compare, T val) {                                     \
+        T old = *address;                                                                  \
+        if (old == compare) *address = val;                                                \
+        return old;                                                                        \
+    }
+HIPCPU_ATOMIC_INTEGER(int)
+HIPCPU_ATOMIC_INTEGER(unsigned int)
+HIPCPU_ATOMIC_INTEGER(unsigned long long)
+HIPCPU_ATOMIC(atomicAdd, float, old + val)
+HIPCPU_ATOMIC(atomicAdd, double, old + val)
+HIPCPU_ATOMIC(atomicSub, float, old - val)
+HIPCPU_ATOMIC(atomicExch, float, val)
+HIPCPU_ATOMIC(atomicMin, long long, val < old ? val : old)
+HIPCPU_ATOMIC(atomicMax, long long, val > old ? val : old)
+/* CUDA semantics: wrap to 0 past val / to val below 0 or above val. */
+HIPCPU_ATOMIC(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
+HIPCPU_ATOMIC(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
+#undef HIPCPU_ATOMIC_INTEGER
+#undef HIPCPU_ATOMIC
+
+/* ---- Math and bit intrinsics ---------------------------------------------- */
+
+/* glibc's <math.h> declares (but does not export) __expf and friends, so the
+ * fast-math intrinsics are macros onto the precise functions. */
+#define __expf(x) expf(x)
+#define __exp10f(x) exp10f(x)
+#define __logf(x) logf(x)
+#define __log2f(x) log2f(x)
+#define __log10f(x) log10f(x)
+#define __sinf(x) sinf(x)
+#define __cosf(x) cosf(x)
+#define __tanf(x) tanf(x)
+#define __powf(x, y) powf(x, y)
+#define __sincosf(x, s, c) sincosf(x, s, c)
+
+inline float __fdividef(float x, float y) { return x / y; }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fadd_rn(float x, float y) { return x + y; }
+inline float __fmul_rn(float x, float y) { return x * y; }
+inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+
+inline unsigned int __float_as_uint(float x) { unsigned int u; memcpy(&u, &x, sizeof u); return u; }
+inline int __float_as_int(float x) { int i; memcpy(&i, &x, sizeof i); return i; }
+inline float __uint_as_float(unsigned int u) { float x; memcpy(&x, &u, sizeof x); return x; }
+inline float __int_as_float(int i) { float x; memcpy(&x, &i, sizeof x); return x; }
+inline long long __double_as_longlong(double x) { long long i; memcpy(&i, &x, sizeof i); return i; }
+inline double __longlong_as_double(long long i) { double x; memcpy(&x, &i, sizeof x); return x; }
+
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned int __brev(unsigned int x) {
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+    x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+    return (x >> 16) | (x << 16);
+}
+
+/* The min/max overloads HIP and CUDA provide for device code. */
+#define HIPCPU_MINMAX(T)                                                                  \
+    inline T min(T a, T b) { return b < a ? b : a; }                                      \
+    inline T max(T a, T b) { return a < b ? b : a; }
+HIPCPU_MINMAX(int)
+HIPCPU_MINMAX(unsigned int)
+HIPCPU_MINMAX(long)
+HIPCPU_MINMAX(unsigned long)
+HIPCPU_MINMAX(long long)
+HIPCPU_MINMAX(unsigned long long)
+#undef HIPCPU_MINMAX
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+
+/* ---- Runtime API ------------------------------------------------------------ */
+
+typedef enum hipError_t {
+    hipSuccess = 0,
+    hipErrorInvalidValue = 1,
+    hipErrorOutOfMemory = 2,
+    hipErrorMemoryAllocation = 2,
+    hipErrorNotInitialized = 3,
+    hipErrorInvalidConfiguration = 9,
+    hipErrorInvalidDevice = 101,
+    hipErrorInvalidHandle = 400,
+    hipErrorInvalidResourceHandle = 400,
+    hipErrorNotReady = 600,
+    hipErrorLaunchFailure = 719,
+    hipErrorNotSupported = 801,
+    hipErrorUnknown = 999
+} hipError_t;
+
+typedef enum hipMemcpyKind {
+    hipMemcpyHostToHost = 0,
+    hipMemcpyHostToDevice = 1,
+    hipMemcpyDeviceToHost = 2,
+    hipMemcpyDeviceToDevice = 3,
+    hipMemcpyDefault = 4
+} hipMemcpyKind;
+
+typedef struct hipDeviceProp_t {
+    char name[256];                /* "HIP CPU executor (wave64)" */
+    size_t totalGlobalMem;         /* the host's physical memory */
+    size_t sharedMemPerBlock;      /* 65536 */
+    int regsPerBlock;
+    int warpSize;
+    int maxThreadsPerBlock;        /* 1024 */
+    int maxThreadsDim[3];          /* 1024, 1024, 64 */
+    int maxGridSize[3];            /* 2^31-1, 65535, 65535 */
+    int clockRate;                 /* kHz (nominal: 1 GHz) */
+    int memoryClockRate;           /* kHz */
+    int memoryBusWidth;            /* bits */
+    size_t totalConstMem;
+    int major, minor;
+    int multiProcessorCount;       /* 1: blocks run one at a time */
+    int l2CacheSize;
+    int maxThreadsPerMultiProcessor;
+    int computeMode;
+    int concurrentKernels;
+    size_t maxSharedMemoryPerMultiProcessor;
+    int integrated;
+    char gcnArchName[256];         /* "cpu" */
+} hipDeviceProp_t;
+
+typedef struct ihipStream_t *hipStream_t; /* every stream behaves like the null stream */
+typedef struct ihipEvent_t *hipEvent_t;
+
+#define hipEventDefault 0u
+#define hipHostMallocDefault 0u
+
+extern "C" {
+hipError_t hipMalloc(void **ptr, size_t size);
+hipError_t hipFree(void *ptr);
+hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags = 0);
+hipError_t hipHostFree(void *ptr);
+hipError_t hipMemcpy(void *dst, const void *src, size_t size, hipMemcpyKind kind);
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t size, hipMemcpyKind kind,
+                          hipStream_t stream = 0);
+hipError_t hipMemset(void *dst, int value, size_t size);
+hipError_t hipMemsetAsync(void *dst, int value, size_t size, hipStream_t stream = 0);
+hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+
+hipError_t hipDeviceSynchronize(void);
+hipError_t hipDeviceReset(void);
+hipError_t hipGetDeviceCount(int *count);
+hipError_t hipSetDevice(int device);
+hipError_t hipGetDevice(int *device);
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device);
+
+hipError_t hipStreamCreate(hipStream_t *stream);
+hipError_t hipStreamDestroy(hipStream_t stream);
+hipError_t hipStreamSynchronize(hipStream_t stream);
+
+hipError_t hipEventCreate(hipEvent_t *event);
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags);
+hipError_t hipEventDestroy(hipEvent_t event);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = 0);
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventQuery(hipEvent_t event);
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
+
+hipError_t hipGetLastError(void);  /* returns the last error and resets it */
+hipError_t hipPeekAtLastError(void);
+const char *hipGetErrorString(hipError_t error);
+const char *hipGetErrorName(hipError_t error);
+}
+
+template <typename T> inline hipError_t hipMalloc(T **ptr, size_t size) {
+    return hipMalloc(reinterpret_cast<void **>(ptr), size);
+}
+template <typename T> inline hipError_t hipHostMalloc(T **ptr, size_t size, unsigned int flags = 0) {
+    return hipHostMalloc(reinterpret_cast<void **>(ptr), size, flags);
+}
+
+/* ---- Kernel launch ---------------------------------------------------------- */
+
+#define HIPCPU_CAT2(a, b) a##b
+#define HIPCPU_CAT(a, b) HIPCPU_CAT2(a, b)
+#define hipcpu_launch HIPCPU_CAT(hipcpu_launch_wave, HIPCPU_WAVE_SIZE)
+
+/* Runs body(invoke) once per thread of the grid, synchronously. An invalid
+ * configuration runs nothing and sets the last error. */
+extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 block,
+                                    size_t shared_bytes, hipStream_t stream,
+                                    void (*invoke)(void *), void *body);
+
+template <typename Body> void hipcpu_invoke(void *body) { (*static_cast<Body *>(body))(); }
+
+/* The arguments are evaluated once, as on a GPU, and kept by value; every
+ * fiber then calls the kernel with them, so they convert to the parameter
+ * types at that call (template kernels can deduce). One consequence: a
+ * literal 0 or NULL has become an integer by then and does not convert to a
+ * pointer parameter - pass nullptr. */
+template <typename Call, typename... Args>
+inline void hipcpu_launch_kernel(const char *kernel_name, Call call, dim3 grid, dim3 block,
+                                 size_t shared_bytes, hipStream_t stream, Args... args) {
+    auto body = [&]() { call(args...); };
+    hipcpu_launch(kernel_name, grid, block, shared_bytes, stream, &hipcpu_invoke<decltype(body)>, &body);
+}
+
+/* hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...):
+ * grid and block are dim3 or integers; shared_bytes must be 0 (no dynamic
+ * shared memory); any stream behaves like the null stream. The launch has
+ * completed when the statement ends. */
+#define hipLaunchKernelGGL(kernel, ...)                                                    \
+    hipcpu_launch_kernel(                                                                  \
+        #kernel, [&](const auto &...hipcpu_arg_) { kernel(hipcpu_arg_...); }, __VA_ARGS__)
+
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+
+#endif

@@ -1,0 +1,975 @@
+/* Tests of the CPU executor (common/cpu): barriers, shared memory, wave
+ * operations, atomics, indices, launch validation, divergence detection,
+ * events, allocation failure injection and the random schedule.
+ *
+ * Build (the Makefile does this twice, at wave 64 and with
+ * -DHIPCPU_WAVE_SIZE=32):
+ *   g++ -std=c++17 -O2 -g -Icommon/cpu -Icommon tests/test_executor.cpp \
+ *       common/cpu/hipcpu.cpp common/cpu/fiber_*.S -lcmocka -o build/tests/test_executor
+ * Run with CMOCKA_MESSAGE_OUTPUT=TAP for TAP output. Tests never assume a
+ * wave size: they use warpSize. Abort cases run in a forked child. */
+#include <math.h>
+#include <stdint.h>
+#include <hip/hip_runtime.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+extern "C" { /* cmocka 1.1.5's header has no C++ guard */
+#include <cmocka.h>
+}
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+#define STRINGIFY2(x) #x
+#define STRINGIFY(x) STRINGIFY2(x)
+#define HIP_OK(call) assert_int_equal((call), hipSuccess)
+
+/* ---- Helpers ------------------------------------------------------------ */
+
+template <typename T> static T *device_alloc(size_t count) {
+    T *p = nullptr;
+    HIP_OK(hipMalloc(&p, count * sizeof(T)));
+    return p;
+}
+
+template <typename T> static std::vector<T> download(const T *device, size_t count) {
+    std::vector<T> host(count);
+    HIP_OK(hipMemcpy(host.data(), device, count * sizeof(T), hipMemcpyDeviceToHost));
+    return host;
+}
+
+template <typename T> static T *upload(const std::vector<T> &host) {
+    T *device = device_alloc<T>(host.size());
+    HIP_OK(hipMemcpy(device, host.data(), host.size() * sizeof(T), hipMemcpyHostToDevice));
+    return device;
+}
+
+static void set_schedule(const char *mode, const char *seed) {
+    if (mode) setenv("HIPCPU_SCHEDULE", mode, 1); else unsetenv("HIPCPU_SCHEDULE");
+    if (seed) setenv("HIPCPU_SEED", seed, 1); else unsetenv("HIPCPU_SEED");
+}
+
+/* Runs fn in a child process and checks that it exits with status 1 after
+ * writing a message that starts with "hipcpu: " and contains `expected`. */
+static void expect_abort(void (*fn)(void), const char *expected) {
+    fflush(stdout);
+    fflush(stderr);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* No cmocka in the child: its signal handlers would resume the test
+         * run here, and nothing may reach the TAP stream. */
+        const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS};
+        for (int sig : signals) signal(sig, SIG_DFL);
+        close(fds[0]);
+        dup2(fds[1], 2);
+        close(fds[1]);
+        const int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 1);
+        fn();
+        _exit(0); /* not reached if the executor caught the bug */
+    }
+    close(fds[1]);
+    std::string text;
+    char buffer[1024];
+    ssize_t n;
+    while ((n = read(fds[0], buffer, sizeof buffer)) > 0) text.append(buffer, size_t(n));
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 1 || text.compare(0, 8, "hipcpu: ") != 0 ||
+        text.find(expected) == std::string::npos)
+        print_error("child status %d, stderr:\n%s\nexpected to contain:\n%s\n", status, text.c_str(),
+                    expected);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+    assert_int_equal(text.compare(0, 8, "hipcpu: "), 0);
+    assert_true(text.find(expected) != std::string::npos);
+}
+
+/* ---- Barriers and shared memory ----------------------------------------- */
+
+/* Reverses each block's slice `rounds` times through shared memory. */
+__global__ void __launch_bounds__(1024) reverse_kernel(int *__restrict__ data, int rounds) {
+    __shared__ int tile[1024];
+    const unsigned t = threadIdx.x, n = blockDim.x;
+    int *slice = data + blockIdx.x * n;
+    int v = slice[t];
+    for (int r = 0; r < rounds; r++) {
+        tile[t] = v;
+        __syncthreads();
+        v = tile[n - 1 - t];
+        __syncthreads();
+    }
+    slice[t] = v;
+}
+
+static void check_reverse(unsigned blocks, unsigned threads, int rounds) {
+    std::vector<int> host(blocks * threads);
+    for (size_t i = 0; i < host.size(); i++) host[i] = int(i * 7 + 3);
+    int *data = upload(host);
+    hipLaunchKernelGGL(reverse_kernel, blocks, threads, 0, 0, data, rounds);
+    HIP_OK(hipGetLastError());
+    std::vector<int> out = download(data, host.size());
+    for (unsigned b = 0; b < blocks; b++)
+        for (unsigned t = 0; t < threads; t++) {
+            unsigned from = rounds % 2 ? threads - 1 - t : t;
+            assert_int_equal(out[b * threads + t], host[b * threads + from]);
+        }
+    HIP_OK(hipFree(data));
+}
+
+static void test_barrier_reverse(void **) {
+    check_reverse(5, 256, 51);
+    check_reverse(3, 256, 50);
+    check_reverse(4, 100, 33); /* partial last wave */
+    check_reverse(2, 1024, 9); /* 1024 fibers suspended at once */
+    check_reverse(2, 1024, 9); /* stacks reused */
+    check_reverse(3, 1, 5);
+    check_reverse(1, unsigned(warpSize) + 1, 7);
+}
+
+/* Each block fills shared memory with its id, syncs and checks. */
+__global__ void isolation_kernel(int *errors) {
+    __shared__ int ids[256];
+    ids[threadIdx.x] = int(blockIdx.x);
+    __syncthreads();
+    int bad = 0;
+    for (unsigned i = 0; i < blockDim.x; i++) bad += ids[i] != int(blockIdx.x);
+    __syncthreads();
+    ids[threadIdx.x] = -1;
+    if (bad) atomicAdd(errors, bad);
+}
+
+static void test_shared_isolation(void **) {
+    int *errors = device_alloc<int>(1);
+    HIP_OK(hipMemset(errors, 0, sizeof(int)));
+    hipLaunchKernelGGL(isolation_kernel, 64, 256, 0, 0, errors);
+    set_schedule("random", "3");
+    hipLaunchKernelGGL(isolation_kernel, 64, 256, 0, 0, errors);
+    set_schedule(nullptr, nullptr);
+    HIP_OK(hipGetLastError());
+    assert_int_equal(download(errors, 1)[0], 0);
+    HIP_OK(hipFree(errors));
+}
+
+/* A typical reduction: a __device__ helper with shuffles, a barrier inside
+ * another helper, __forceinline__, __host__ __device__. */
+__host__ __device__ __forceinline__ float square(float x) { return x * x; }
+
+__device__ __forceinline__ float wave_sum(float v) {
+    for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_down(v, offset);
+    return v;
+}
+
+__device__ float block_sum(float v) {
+    __shared__ float partial[1024 / warpSize];
+    const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
+    const unsigned waves = (blockDim.x + warpSize - 1) / warpSize;
+    v = wave_sum(v);
+    if (lane == 0) partial[wave] = v;
+    __syncthreads();
+    v = threadIdx.x < waves ? partial[threadIdx.x] : 0.0f;
+    if (wave == 0) v = wave_sum(v);
+    return v;
+}
+
+__global__ void __launch_bounds__(256) sum_squares_kernel(float *__restrict__ out, const float *in, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? square(in[i]) : 0.0f;
+    v = block_sum(v);
+    if (threadIdx.x == 0) atomicAdd(out, v);
+}
+
+static void check_sum_squares(int n, unsigned threads) {
+    std::vector<float> host(static_cast<size_t>(n));
+    double expected = 0;
+    for (int i = 0; i < n; i++) {
+        host[size_t(i)] = float(i % 13) - 6.0f;
+        expected += double(host[size_t(i)]) * host[size_t(i)];
+    }
+    float *in = upload(host), *out = device_alloc<float>(1);
+    HIP_OK(hipMemset(out, 0, sizeof(float)));
+    hipLaunchKernelGGL(sum_squares_kernel, (n + int(threads) - 1) / int(threads), threads, 0, 0, out, in, n);
+    HIP_OK(hipGetLastError());
+    assert_true(download(out, 1)[0] == float(expected)); /* small integers: exact */
+    HIP_OK(hipFree(in));
+    HIP_OK(hipFree(out));
+}
+
+static void test_reduction_helpers(void **) {
+    check_sum_squares(10000, 256);
+    check_sum_squares(777, 128);
+    check_sum_squares(5000, 1024);
+}
+
+/* Many values live across barriers and shuffles: they sit in callee-saved
+ * registers (x19-x28 and d8-d15 on AArch64) that every switch must keep. */
+template <bool Device> static double mix(unsigned t) {
+    double a0 = t + 0.5, a1 = t * 2.0 + 0.25, a2 = t * 0.125, a3 = 1.0 / (t + 1), a4 = t * 0.5;
+    double a5 = 3.0 - t, a6 = t * 0.75, a7 = t + 7.0, a8 = t * 1e-3, a9 = -1.0 * t;
+    long long i0 = t * 3 + 1, i1 = t * 5 + 2, i2 = t * 7 + 3, i3 = t * 11 + 4, i4 = t * 13 + 5;
+    long long i5 = t ^ 0x55, i6 = t << 3, i7 = t * t, i8 = 1000 - t, i9 = t % 7;
+    for (int r = 0; r < 4; r++) {
+        int s;
+        if constexpr (Device) {
+            __syncthreads();
+            s = __shfl_xor(int(t), 1 << r);
+        } else {
+            s = int(t ^ (1u << r));
+        }
+        a0 += s; a1 *= 1.0001; a2 -= s * 0.5; a3 += a0; a4 += a1;
+        a5 -= a2; a6 += a3; a7 *= 0.999; a8 += a6; a9 -= a7;
+        i0 += s; i1 ^= s; i2 += i0; i3 -= i1; i4 += i2;
+        i5 ^= i3; i6 += i4; i7 -= i5; i8 += i6; i9 ^= i7;
+    }
+    return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 +
+           double(i0 + i1 + i2 + i3 + i4 + i5 + i6 + i7 + i8 + i9);
+}
+
+__global__ void registers_kernel(double *out) { out[threadIdx.x] = mix<true>(threadIdx.x); }
+
+static void test_registers_survive_switches(void **) {
+    const int n = 4 * warpSize; /* xor masks up to 8 stay inside a wave */
+    double *out = device_alloc<double>(size_t(n));
+    hipLaunchKernelGGL(registers_kernel, 1, n, 0, 0, out);
+    HIP_OK(hipGetLastError());
+    std::vector<double> host = download(out, size_t(n));
+    for (int t = 0; t < n; t++) {
+        const double expected = mix<false>(unsigned(t));
+        assert_true(fabs(host[size_t(t)] - expected) <= 1e-9 * fabs(expected));
+    }
+    HIP_OK(hipFree(out));
+}
+
+/* ---- Wave operations ---------------------------------------------------- */
+
+/* The source lane HIP defines, restated independently. */
+static int model_source(int kind, int lane, int arg, int width) {
+    const int start = lane / width * width, pos = lane % width;
+    switch (kind) {
+    case HIPCPU_SHFL_IDX: return start + (arg % width);
+    case HIPCPU_SHFL_UP: return pos >= arg ? lane - arg : lane;
+    case HIPCPU_SHFL_DOWN: return pos + arg < width ? lane + arg : lane;
+    case HIPCPU_SHFL_XOR: return (lane ^ arg) < start + width ? lane ^ arg : lane;
+    }
+    return -1;
+}
+
+/* Two full waves; lane l of __shfl reads from (5*l + arg) modulo width. */
+__global__ void shuffle_kernel(int *oi, unsigned *ou, float *of, double *od, long long *ol, int kind,
+                               int arg, int width) {
+    const int t = int(threadIdx.x), lane = t % warpSize;
+    const int vi = 1000 + t;
+    const unsigned vu = 0xF0000000u + unsigned(t);
+    const float vf = 0.5f + float(t);
+    const double vd = 1e10 + t;
+    const long long vl = (1LL << 40) + t;
+    switch (kind) {
+    case HIPCPU_SHFL_IDX: {
+        const int src = 5 * lane + arg;
+        oi[t] = __shfl(vi, src, width);
+        ou[t] = __shfl(vu, src, width);
+        of[t] = __shfl(vf, src, width);
+        od[t] = __shfl(vd, src, width);
+        ol[t] = __shfl(vl, src, width);
+        break;
+    }
+    case HIPCPU_SHFL_UP:
+        oi[t] = __shfl_up(vi, unsigned(arg), width);
+        ou[t] = __shfl_up(vu, unsigned(arg), width);
+        of[t] = __shfl_up(vf, unsigned(arg), width);
+        od[t] = __shfl_up(vd, unsigned(arg), width);
+        ol[t] = __shfl_up(vl, unsigned(arg), width);
+        break;
+    case HIPCPU_SHFL_DOWN:
+        oi[t] = __shfl_down(vi, unsigned(arg), width);
+        ou[t] = __shfl_down(vu, unsigned(arg), width);
+        of[t] = __shfl_down(vf, unsigned(arg), width);
+        od[t] = __shfl_down(vd, unsigned(arg), width);
+        ol[t] = __shfl_down(vl, unsigned(arg), width);
+        break;
+    case HIPCPU_SHFL_XOR:
+        oi[t] = __shfl_xor(vi, arg, width);
+        ou[t] = __shfl_xor(vu, arg, width);
+        of[t] = __shfl_xor(vf, arg, width);
+        od[t] = __shfl_xor(vd, arg, width);
+        ol[t] = __shfl_xor(vl, arg, width);
+        break;
+    }
+}
+
+static void check_shuffle(int kind, int arg, int width) {
+    const int n = 2 * warpSize;
+    int *oi = device_alloc<int>(size_t(n));
+    unsigned *ou = device_alloc<unsigned>(size_t(n));
+    float *of = device_alloc<float>(size_t(n));
+    double *od = device_alloc<double>(size_t(n));
+    long long *ol = device_alloc<long long>(size_t(n));
+    hipLaunchKernelGGL(shuffle_kernel, 1, n, 0, 0, oi, ou, of, od, ol, kind, arg, width);
+    HIP_OK(hipGetLastError());
+    std::vector<int> hi = download(oi, size_t(n));
+    std::vector<unsigned> hu = download(ou, size_t(n));
+    std::vector<float> hf = download(of, size_t(n));
+    std::vector<double> hd = download(od, size_t(n));
+    std::vector<long long> hl = download(ol, size_t(n));
+    for (int t = 0; t < n; t++) {
+        const int lane = t % warpSize, base = t - lane;
+        const int src = base + model_source(kind, lane, kind == HIPCPU_SHFL_IDX ? 5 * lane + arg : arg, width);
+        if (hi[size_t(t)] != 1000 + src)
+            print_error("kind %d arg %d width %d thread %d: got %d, expected %d\n", kind, arg, width, t,
+                        hi[size_t(t)], 1000 + src);
+        assert_int_equal(hi[size_t(t)], 1000 + src);
+        assert_int_equal(hu[size_t(t)], 0xF0000000u + unsigned(src));
+        assert_true(hf[size_t(t)] == 0.5f + float(src));
+        assert_true(hd[size_t(t)] == 1e10 + src);
+        assert_true(hl[size_t(t)] == (1LL << 40) + src);
+    }
+    HIP_OK(hipFree(oi));
+    HIP_OK(hipFree(ou));
+    HIP_OK(hipFree(of));
+    HIP_OK(hipFree(od));
+    HIP_OK(hipFree(ol));
+}
+
+static void check_all_kinds(int width) {
+    const int deltas[] = {0, 1, 2, 3, width / 2, width - 1, width, width + 1};
+    for (int d : deltas) {
+        check_shuffle(HIPCPU_SHFL_UP, d, width);
+        check_shuffle(HIPCPU_SHFL_DOWN, d, width);
+    }
+    const int masks[] = {0, 1, width / 2, width - 1, width, warpSize - 1};
+    for (int m : masks) check_shuffle(HIPCPU_SHFL_XOR, m, width);
+    const int offsets[] = {0, 3, 17, width};
+    for (int o : offsets) check_shuffle(HIPCPU_SHFL_IDX, o, width);
+}
+
+static void test_shuffle_full_wave(void **) { check_all_kinds(warpSize); }
+
+static void test_shuffle_widths(void **) {
+    for (int width = warpSize / 2; width >= 1; width /= 2) check_all_kinds(width);
+}
+
+/* Butterfly all-reduce and broadcast with the default width. */
+__global__ void butterfly_kernel(int *out) {
+    int v = int(threadIdx.x);
+    for (int mask = 1; mask < warpSize; mask *= 2) v += __shfl_xor(v, mask);
+    const int first = __shfl(int(threadIdx.x), 0);
+    out[threadIdx.x] = v * 10000 + first;
+}
+
+static void test_shuffle_default_width(void **) {
+    const int n = 3 * warpSize;
+    int *out = device_alloc<int>(size_t(n));
+    hipLaunchKernelGGL(butterfly_kernel, 1, n, 0, 0, out);
+    std::vector<int> host = download(out, size_t(n));
+    for (int t = 0; t < n; t++) {
+        const int base = t / warpSize * warpSize;
+        const int sum = warpSize * base + warpSize * (warpSize - 1) / 2;
+        assert_int_equal(host[size_t(t)], sum * 10000 + base);
+    }
+    HIP_OK(hipFree(out));
+}
+
+__global__ void vote_kernel(unsigned long long *ballots, int *votes) {
+    const int lane = int(threadIdx.x) % warpSize;
+    ballots[threadIdx.x] = __ballot(lane % 3 == 0);
+    votes[3 * threadIdx.x] = __any(lane == 11);
+    votes[3 * threadIdx.x + 1] = __all(lane < warpSize);
+    votes[3 * threadIdx.x + 2] = __all(lane != 12);
+}
+
+static void test_ballot_any_all(void **) {
+    const int n = warpSize + 10; /* a partial second wave of 10 lanes */
+    unsigned long long *ballots = device_alloc<unsigned long long>(size_t(n));
+    int *votes = device_alloc<int>(3 * size_t(n));
+    hipLaunchKernelGGL(vote_kernel, 1, n, 0, 0, ballots, votes);
+    HIP_OK(hipGetLastError());
+    std::vector<unsigned long long> b = download(ballots, size_t(n));
+    std::vector<int> v = download(votes, 3 * size_t(n));
+    for (int t = 0; t < n; t++) {
+        const int lanes = t < warpSize ? warpSize : 10;
+        unsigned long long expected = 0;
+        for (int l = 0; l < lanes; l++)
+            if (l % 3 == 0) expected |= 1ull << l;
+        assert_true(b[size_t(t)] == expected);
+        assert_int_equal(v[3 * size_t(t)], t < warpSize); /* only wave 0 has a lane 11 */
+        assert_int_equal(v[3 * size_t(t) + 1], 1);
+        assert_int_equal(v[3 * size_t(t) + 2], t >= warpSize); /* only wave 0 has a lane 12 */
+    }
+    HIP_OK(hipFree(ballots));
+    HIP_OK(hipFree(votes));
+}
+
+/* ---- Atomics -------------------------------------------------------------- */
+
+struct AtomicTotals {
+    int sum, sub, max, min, cas_count, exch;
+    unsigned usum, umax, umin, inc, bits_or, bits_and;
+    unsigned long long ullsum;
+    float fsum;
+    double dsum;
+};
+
+__global__ void atomics_kernel(AtomicTotals *a) {
+    const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
+    atomicAdd(&a->sum, i % 7 - 3);
+    atomicSub(&a->sub, 2);
+    atomicMax(&a->max, (i * 37) % 1001);
+    atomicMin(&a->min, 500 - (i * 53) % 997);
+    atomicAdd(&a->usum, 1u);
+    atomicMax(&a->umax, unsigned(i));
+    atomicMin(&a->umin, unsigned(i) + 10u);
+    atomicInc(&a->inc, 99u); /* counts modulo 100 */
+    atomicOr(&a->bits_or, 1u << (i % 32));
+    atomicAnd(&a->bits_and, ~(1u << (i % 16)));
+    atomicAdd(&a->ullsum, 1ull << 33);
+    atomicAdd(&a->fsum, 1.0f);
+    atomicAdd(&a->dsum, 0.5);
+    atomicExch(&a->exch, 42);
+    int old = a->cas_count, seen;
+    while ((seen = atomicCAS(&a->cas_count, old, old + 1)) != old) old = seen;
+}
+
+static void test_atomics(void **) {
+    const int blocks = 200, threads = 256, n = blocks * threads;
+    AtomicTotals init = {};
+    init.min = 1 << 30;
+    init.umin = ~0u;
+    init.bits_and = ~0u;
+    AtomicTotals *a = upload(std::vector<AtomicTotals>(1, init));
+    hipLaunchKernelGGL(atomics_kernel, blocks, threads, 0, 0, a);
+    HIP_OK(hipGetLastError());
+    AtomicTotals r = download(a, 1)[0];
+    int sum = 0, max = 0, min = 1 << 30;
+    for (int i = 0; i < n; i++) {
+        sum += i % 7 - 3;
+        max = (i * 37) % 1001 > max ? (i * 37) % 1001 : max;
+        min = 500 - (i * 53) % 997 < min ? 500 - (i * 53) % 997 : min;
+    }
+    assert_int_equal(r.sum, sum);
+    assert_int_equal(r.sub, -2 * n);
+    assert_int_equal(r.max, max);
+    assert_int_equal(r.min, min);
+    assert_int_equal(r.usum, unsigned(n));
+    assert_int_equal(r.umax, unsigned(n - 1));
+    assert_int_equal(r.umin, 10u);
+    assert_int_equal(r.inc, unsigned(n % 100));
+    assert_int_equal(r.bits_or, 0xFFFFFFFFu);
+    assert_int_equal(r.bits_and, 0xFFFF0000u);
+    assert_true(r.ullsum == (unsigned long long)n << 33);
+    assert_true(r.fsum == float(n)); /* below 2^24: exact */
+    assert_true(r.dsum == 0.5 * n);
+    assert_int_equal(r.exch, 42);
+    assert_int_equal(r.cas_count, n);
+    HIP_OK(hipFree(a));
+}
+
+/* ---- Indices -------------------------------------------------------------- */
+
+struct IndexRecord {
+    unsigned t[3], b[3], bd[3], gd[3];
+    int hits;
+};
+
+__global__ void index_kernel(IndexRecord *records) {
+    const unsigned per_block = blockDim.x * blockDim.y * blockDim.z;
+    const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const unsigned bid = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    IndexRecord &r = records[bid * per_block + tid];
+    const unsigned values[12] = {threadIdx.x, threadIdx.y, threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z,
+                                 blockDim.x,  blockDim.y,  blockDim.z,  gridDim.x,  gridDim.y,  gridDim.z};
+    memcpy(r.t, values, sizeof values);
+    r.hits++;
+}
+
+static void check_indices(dim3 grid, dim3 block) {
+    const size_t per_block = size_t(block.x) * block.y * block.z;
+    const size_t n = size_t(grid.x) * grid.y * grid.z * per_block;
+    IndexRecord *records = device_alloc<IndexRecord>(n);
+    HIP_OK(hipMemset(records, 0, n * sizeof(IndexRecord)));
+    hipLaunchKernelGGL(index_kernel, grid, block, 0, 0, records);
+    HIP_OK(hipGetLastError());
+    std::vector<IndexRecord> r = download(records, n);
+    size_t k = 0;
+    for (unsigned bz = 0; bz < grid.z; bz++)
+        for (unsigned by = 0; by < grid.y; by++)
+            for (unsigned bx = 0; bx < grid.x; bx++)
+                for (unsigned tz = 0; tz < block.z; tz++)
+                    for (unsigned ty = 0; ty < block.y; ty++)
+                        for (unsigned tx = 0; tx < block.x; tx++, k++) {
+                            const unsigned expected[12] = {tx,      ty,      tz,      bx,     by,     bz,
+                                                           block.x, block.y, block.z, grid.x, grid.y, grid.z};
+                            assert_int_equal(r[k].hits, 1);
+                            assert_memory_equal(r[k].t, expected, sizeof expected);
+                        }
+    HIP_OK(hipFree(records));
+}
+
+static void test_indices(void **) {
+    check_indices(dim3(7), dim3(96));           /* 1-D */
+    check_indices(dim3(3, 4), dim3(16, 8));     /* 2-D */
+    check_indices(dim3(2, 3, 2), dim3(5, 3, 4)); /* 3-D, partial waves */
+    check_indices(dim3(1, 1, 3), dim3(1, 1, 64));
+    set_schedule("random", "11");
+    check_indices(dim3(3, 2, 2), dim3(8, 4, 2));
+    set_schedule(nullptr, nullptr);
+}
+
+/* ---- Launch validation ---------------------------------------------------- */
+
+__global__ void flag_kernel(int *ran) { ran[0] = 1; }
+__global__ void no_argument_kernel() {}
+
+static void test_launch_validation(void **) {
+    const struct {
+        dim3 grid, block;
+    } invalid[] = {
+        {dim3(0), dim3(64)},           {dim3(1, 0), dim3(64)},       {dim3(1, 1, 0), dim3(64)},
+        {dim3(1), dim3(0)},            {dim3(1), dim3(64, 0)},       {dim3(1), dim3(1, 1, 0)},
+        {dim3(1), dim3(1025)},         {dim3(1), dim3(2048)},        {dim3(1), dim3(32, 33)},
+        {dim3(1), dim3(1, 1, 65)},     {dim3(1), dim3(16, 16, 8)},   {dim3(1, 65536), dim3(1)},
+        {dim3(1, 1, 65536), dim3(1)},  {dim3(0x80000000u), dim3(1)},
+    };
+    int *ran = device_alloc<int>(1);
+    HIP_OK(hipMemset(ran, 0, sizeof(int)));
+    hipGetLastError();
+    for (const auto &c : invalid) {
+        hipLaunchKernelGGL(flag_kernel, c.grid, c.block, 0, 0, ran);
+        assert_int_equal(hipPeekAtLastError(), hipErrorInvalidConfiguration);
+        assert_int_equal(hipGetLastError(), hipErrorInvalidConfiguration);
+        assert_int_equal(hipGetLastError(), hipSuccess); /* reset */
+        assert_int_equal(download(ran, 1)[0], 0);
+    }
+    /* Dynamic shared memory is not supported. */
+    hipLaunchKernelGGL(flag_kernel, 1, 1, 16, 0, ran);
+    assert_int_equal(hipGetLastError(), hipErrorInvalidValue);
+    assert_int_equal(download(ran, 1)[0], 0);
+    /* The limits themselves are valid; plain ints work as dimensions. */
+    hipLaunchKernelGGL(flag_kernel, dim3(1, 65535), dim3(1), 0, 0, ran);
+    hipLaunchKernelGGL(flag_kernel, 1, dim3(1, 1, 64), 0, 0, ran);
+    hipLaunchKernelGGL(flag_kernel, 1, 1024, 0, 0, ran);
+    hipLaunchKernelGGL(flag_kernel, dim3(1, 1, 2), dim3(32, 32), 0, nullptr, ran);
+    hipLaunchKernelGGL(no_argument_kernel, 2, 3, 0, 0);
+    HIP_OK(hipGetLastError());
+    assert_int_equal(download(ran, 1)[0], 1);
+    HIP_OK(hipFree(ran));
+}
+
+/* ---- Divergence detection (each runs in a forked child) ------------------- */
+
+__global__ void partial_barrier_kernel(int *data) {
+    if (blockIdx.x == 3 && threadIdx.x >= 64) return;
+    data[threadIdx.x] = 1;
+    __syncthreads();
+}
+
+static void run_partial_barrier(void) {
+    int *data = device_alloc<int>(256);
+    hipLaunchKernelGGL(partial_barrier_kernel, 8, 256, 0, 0, data);
+}
+
+static void run_partial_barrier_random(void) {
+    set_schedule("random", "5");
+    run_partial_barrier();
+}
+
+static void test_barrier_divergence(void **) {
+    const char *expected = "hipcpu: kernel 'partial_barrier_kernel' block (3,0,0): __syncthreads reached by "
+                           "64 of 256 threads; thread (64,0,0) returned without reaching it";
+    expect_abort(run_partial_barrier, expected);
+    expect_abort(run_partial_barrier_random, expected);
+}
+
+__global__ void shuffle_returned_kernel(int *out) {
+    const int lane = int(threadIdx.x) % warpSize;
+    if (lane >= warpSize / 2) return;
+    out[threadIdx.x] = __shfl_down(lane, 1);
+}
+
+__global__ void shuffle_vs_barrier_kernel(int *out) {
+    const int lane = int(threadIdx.x) % warpSize;
+    int v = lane;
+    if (lane < warpSize / 4) v = __shfl_xor(v, 1);
+    __syncthreads();
+    out[threadIdx.x] = v;
+}
+
+__global__ void mixed_shuffles_kernel(int *out) {
+    const int lane = int(threadIdx.x) % warpSize;
+    out[threadIdx.x] = lane & 1 ? __shfl_up(lane, 1) : __shfl_down(lane, 1);
+}
+
+static void run_shuffle_returned(void) {
+    int *out = device_alloc<int>(size_t(warpSize));
+    hipLaunchKernelGGL(shuffle_returned_kernel, 1, warpSize, 0, 0, out);
+}
+
+static void run_shuffle_vs_barrier(void) {
+    int *out = device_alloc<int>(2 * size_t(warpSize));
+    hipLaunchKernelGGL(shuffle_vs_barrier_kernel, 1, 2 * warpSize, 0, 0, out);
+}
+
+static void run_mixed_shuffles(void) {
+    int *out = device_alloc<int>(size_t(warpSize));
+    hipLaunchKernelGGL(mixed_shuffles_kernel, 1, warpSize, 0, 0, out);
+}
+
+static void test_shuffle_divergence(void **) {
+    char expected[256];
+    snprintf(expected, sizeof expected,
+             "hipcpu: kernel 'shuffle_returned_kernel' block (0,0,0): __shfl_down reached by %d of %d lanes "
+             "of wave 0; thread (%d,0,0) returned without reaching it",
+             warpSize / 2, warpSize, warpSize / 2);
+    expect_abort(run_shuffle_returned, expected);
+    snprintf(expected, sizeof expected,
+             "kernel 'shuffle_vs_barrier_kernel' block (0,0,0): __shfl_xor reached by %d of %d lanes of wave 0; "
+             "thread (%d,0,0) is waiting at __syncthreads instead",
+             warpSize / 4, warpSize, warpSize / 4);
+    expect_abort(run_shuffle_vs_barrier, expected);
+    expect_abort(run_mixed_shuffles, "lanes of wave 0 reached different wave operations");
+}
+
+/* The block's last wave has 8 lanes; lane 0 of it reads lane 8. */
+__global__ void missing_lane_kernel(int *out) { out[threadIdx.x] = __shfl_down(int(threadIdx.x), 8); }
+__global__ void missing_lane_idx_kernel(int *out) { out[threadIdx.x] = __shfl(int(threadIdx.x), 9); }
+__global__ void bad_width_kernel(int *out) { out[threadIdx.x] = __shfl(int(threadIdx.x), 0, 3); }
+
+static void run_missing_lane(void) {
+    int *out = device_alloc<int>(size_t(warpSize) + 8);
+    hipLaunchKernelGGL(missing_lane_kernel, 1, warpSize + 8, 0, 0, out);
+}
+
+static void run_missing_lane_idx(void) {
+    int *out = device_alloc<int>(size_t(warpSize) + 8);
+    hipLaunchKernelGGL(missing_lane_idx_kernel, 1, warpSize + 8, 0, 0, out);
+}
+
+static void run_bad_width(void) {
+    int *out = device_alloc<int>(size_t(warpSize));
+    hipLaunchKernelGGL(bad_width_kernel, 1, warpSize, 0, 0, out);
+}
+
+static void test_missing_lane(void **) {
+    char expected[256];
+    snprintf(expected, sizeof expected,
+             "kernel 'missing_lane_kernel' block (0,0,0): thread (%d,0,0) __shfl_down reads lane 8 of wave 1, "
+             "which does not exist",
+             warpSize);
+    expect_abort(run_missing_lane, expected);
+    snprintf(expected, sizeof expected, "thread (%d,0,0) __shfl reads lane 9 of wave 1", warpSize);
+    expect_abort(run_missing_lane_idx, expected);
+    expect_abort(run_bad_width, "called __shfl with width 3");
+}
+
+/* ---- Other aborts ----------------------------------------------------------- */
+
+__global__ void nested_launch_kernel(int *ran) { hipLaunchKernelGGL(flag_kernel, 1, 1, 0, 0, ran); }
+
+static void run_nested_launch(void) {
+    int *ran = device_alloc<int>(1);
+    hipLaunchKernelGGL(nested_launch_kernel, 1, 1, 0, 0, ran);
+}
+
+static void run_bad_schedule(void) {
+    set_schedule("sideways", nullptr);
+    run_nested_launch();
+}
+
+#if !UNDER_ASAN /* under ASan, ASan reports the overflow itself */
+/* Recursion deep enough to overflow any fiber stack. */
+__device__ int deep(int depth, volatile char *parent) {
+    volatile char frame[512];
+    frame[0] = char(parent[0] + 1);
+    const int below = depth > 0 ? deep(depth - 1, frame) : 0;
+    return below + frame[0];
+}
+
+__global__ void overflow_kernel(int *out) {
+    volatile char start = 0;
+    out[0] = deep(1 << 20, &start);
+}
+
+static void run_overflow(void) {
+    int *out = device_alloc<int>(1);
+    hipLaunchKernelGGL(overflow_kernel, 1, 2, 0, 0, out);
+}
+
+/* The executor's SIGSEGV handler is installed at the first launch of a
+ * process; cmocka replaces it during each test. So this case runs in a
+ * fresh process: main() with --overflow. */
+static void run_overflow_fresh(void) {
+    execl("/proc/self/exe", "test_executor", "--overflow", static_cast<char *>(nullptr));
+    _exit(3);
+}
+
+#endif
+
+static void test_other_aborts(void **) {
+    expect_abort(run_nested_launch, "kernel 'flag_kernel' launched from inside a kernel");
+    expect_abort(run_bad_schedule, "HIPCPU_SCHEDULE must be 'inorder' or 'random', not 'sideways'");
+#if !UNDER_ASAN
+    expect_abort(run_overflow_fresh, "kernel 'overflow_kernel' block (0,0,0): thread (0,0,0) overflowed its");
+#endif
+}
+
+/* ---- Events ----------------------------------------------------------------- */
+
+__global__ void busy_kernel(float *out, int n) {
+    float s = 0;
+    for (int i = 0; i < n; i++) s += sqrtf(float(i + threadIdx.x));
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+static void test_events(void **) {
+    hipEvent_t start, stop, later;
+    HIP_OK(hipEventCreate(&start));
+    HIP_OK(hipEventCreate(&stop));
+    HIP_OK(hipEventCreate(&later));
+    float ms = -1;
+    assert_int_equal(hipEventElapsedTime(&ms, start, stop), hipErrorInvalidHandle); /* not recorded */
+    hipGetLastError();
+    float *out = device_alloc<float>(4 * 256);
+    HIP_OK(hipEventRecord(start, 0));
+    hipLaunchKernelGGL(busy_kernel, 4, 256, 0, 0, out, 2000);
+    HIP_OK(hipEventRecord(stop));
+    HIP_OK(hipEventSynchronize(stop));
+    HIP_OK(hipEventElapsedTime(&ms, start, stop));
+    assert_true(ms >= 0.0f);
+    hipLaunchKernelGGL(busy_kernel, 4, 256, 0, 0, out, 2000);
+    HIP_OK(hipEventRecord(later, 0));
+    float ms_later = -1;
+    HIP_OK(hipEventElapsedTime(&ms_later, start, later));
+    assert_true(ms_later >= ms);
+    HIP_OK(hipEventElapsedTime(&ms, start, start));
+    assert_true(ms == 0.0f);
+    HIP_OK(hipDeviceSynchronize());
+    HIP_OK(hipStreamSynchronize(0));
+    HIP_OK(hipEventDestroy(start));
+    HIP_OK(hipEventDestroy(stop));
+    HIP_OK(hipEventDestroy(later));
+    HIP_OK(hipFree(out));
+}
+
+/* ---- Memory and device API -------------------------------------------------- */
+
+static void test_alloc_failure_injection(void **) {
+    /* Read at every hipMalloc; the count restarts when the value changes. */
+    setenv("HIPCPU_FAIL_ALLOC", "2", 1);
+    float *a = nullptr, *b = nullptr, *c = nullptr;
+    HIP_OK(hipMalloc(&a, 1000));
+    b = reinterpret_cast<float *>(1);
+    assert_int_equal(hipMalloc(&b, 1000), hipErrorOutOfMemory);
+    assert_null(b);
+    assert_int_equal(hipGetLastError(), hipErrorOutOfMemory);
+    HIP_OK(hipMalloc(&c, 1000)); /* only the second fails */
+    setenv("HIPCPU_FAIL_ALLOC", "1", 1);
+    float *d = nullptr;
+    assert_int_equal(hipMalloc(&d, 16), hipErrorOutOfMemory);
+    unsetenv("HIPCPU_FAIL_ALLOC");
+    HIP_OK(hipMalloc(&d, 16));
+#if !UNDER_ASAN /* ASan's allocator aborts (or warns) instead of returning NULL */
+    /* An allocation malloc cannot satisfy. */
+    void *huge = nullptr;
+    assert_int_equal(hipMalloc(&huge, SIZE_MAX / 2), hipErrorOutOfMemory);
+    assert_null(huge);
+    assert_int_equal(hipGetLastError(), hipErrorOutOfMemory);
+#endif
+    HIP_OK(hipFree(a));
+    HIP_OK(hipFree(c));
+    HIP_OK(hipFree(d));
+}
+
+static void test_memory_and_device_api(void **) {
+    void *none = reinterpret_cast<void *>(1);
+    HIP_OK(hipMalloc(&none, 0));
+    assert_null(none);
+    HIP_OK(hipFree(nullptr));
+    std::vector<int> host(100);
+    for (int i = 0; i < 100; i++) host[size_t(i)] = i * i;
+    int *a = upload(host), *b = device_alloc<int>(100);
+    HIP_OK(hipMemcpy(b, a, 100 * sizeof(int), hipMemcpyDeviceToDevice));
+    HIP_OK(hipMemsetAsync(a, 0, 50 * sizeof(int), 0));
+    HIP_OK(hipMemcpyAsync(a + 50, b, 10 * sizeof(int), hipMemcpyDefault, 0));
+    std::vector<int> ha = download(a, 100), hb = download(b, 100);
+    for (int i = 0; i < 100; i++) {
+        assert_int_equal(hb[size_t(i)], i * i);
+        assert_int_equal(ha[size_t(i)], i < 50 ? 0 : i < 60 ? (i - 50) * (i - 50) : i * i);
+    }
+    assert_int_equal(hipMemcpy(nullptr, b, 4, hipMemcpyHostToHost), hipErrorInvalidValue);
+    hipGetLastError();
+    HIP_OK(hipFree(a));
+    HIP_OK(hipFree(b));
+
+    int count = 0, device = -1;
+    HIP_OK(hipGetDeviceCount(&count));
+    assert_int_equal(count, 1);
+    HIP_OK(hipSetDevice(0));
+    HIP_OK(hipGetDevice(&device));
+    assert_int_equal(device, 0);
+    assert_int_equal(hipSetDevice(1), hipErrorInvalidDevice);
+    hipDeviceProp_t prop;
+    assert_int_equal(hipGetDeviceProperties(&prop, 1), hipErrorInvalidDevice);
+    hipGetLastError();
+    HIP_OK(hipGetDeviceProperties(&prop, 0));
+    char name[64];
+    snprintf(name, sizeof name, "HIP CPU executor (wave%d)", warpSize);
+    assert_string_equal(prop.name, name);
+    assert_string_equal(prop.gcnArchName, "cpu");
+    assert_int_equal(prop.warpSize, warpSize);
+    assert_int_equal(prop.maxThreadsPerBlock, 1024);
+    assert_int_equal(prop.sharedMemPerBlock, 65536);
+    assert_int_equal(prop.multiProcessorCount, 1);
+    assert_true(prop.totalGlobalMem > 0);
+    assert_true(prop.clockRate > 0);
+
+    assert_string_equal(hipGetErrorName(hipErrorInvalidConfiguration), "hipErrorInvalidConfiguration");
+    assert_string_equal(hipGetErrorName(hipErrorMemoryAllocation), "hipErrorOutOfMemory");
+    assert_string_equal(hipGetErrorString(hipSuccess), "no error");
+    assert_string_equal(hipGetErrorString(hipErrorOutOfMemory), "out of memory");
+    assert_string_equal(hipGetErrorName(hipErrorLaunchFailure), "hipErrorLaunchFailure");
+}
+
+/* ---- Schedules ------------------------------------------------------------ */
+
+/* Records the order in which blocks start and threads first run. */
+__global__ void order_kernel(int *block_order, int *thread_order, int *tickets) {
+    const int first = atomicAdd(&tickets[1], 1);
+    if (blockIdx.x == 0) thread_order[threadIdx.x] = first;
+    __syncthreads();
+    if (threadIdx.x == 0) block_order[atomicAdd(&tickets[0], 1)] = int(blockIdx.x);
+}
+
+static void record_order(std::vector<int> &blocks, std::vector<int> &threads) {
+    const int nblocks = 64, nthreads = 256;
+    int *b = device_alloc<int>(nblocks), *t = device_alloc<int>(nthreads), *tickets = device_alloc<int>(2);
+    HIP_OK(hipMemset(tickets, 0, 2 * sizeof(int)));
+    hipLaunchKernelGGL(order_kernel, nblocks, nthreads, 0, 0, b, t, tickets);
+    HIP_OK(hipGetLastError());
+    blocks = download(b, nblocks);
+    threads = download(t, nthreads);
+    for (int &v : threads) v %= nthreads; /* ticket within the block */
+    HIP_OK(hipFree(b));
+    HIP_OK(hipFree(t));
+    HIP_OK(hipFree(tickets));
+}
+
+static bool is_identity(const std::vector<int> &v) {
+    for (size_t i = 0; i < v.size(); i++)
+        if (v[i] != int(i)) return false;
+    return true;
+}
+
+static void test_random_schedule(void **) {
+    std::vector<int> b0, t0, b1, t1, b2, t2, b3, t3;
+    set_schedule(nullptr, nullptr);
+    record_order(b0, t0);
+    assert_true(is_identity(b0));
+    assert_true(is_identity(t0));
+
+    set_schedule("random", "5");
+    record_order(b1, t1);
+    assert_false(is_identity(b1));
+    assert_false(is_identity(t1));
+    set_schedule("random", "6");
+    record_order(b2, t2);
+    assert_true(b1 != b2);
+    set_schedule("random", "5"); /* same seed: same order */
+    record_order(b3, t3);
+    assert_true(b1 == b3);
+    assert_true(t1 == t3);
+
+    /* Race-free kernels still give the right answers. */
+    set_schedule("random", "1234");
+    check_reverse(6, 256, 21);
+    check_reverse(3, 100, 12);
+    check_sum_squares(10000, 256);
+    test_shuffle_default_width(nullptr);
+    test_atomics(nullptr);
+    check_shuffle(HIPCPU_SHFL_DOWN, 1, warpSize / 2);
+    set_schedule(nullptr, nullptr);
+}
+
+__global__ void float_sum_kernel(float *out, const float *in) {
+    atomicAdd(out, in[blockIdx.x * blockDim.x + threadIdx.x]);
+}
+
+static void test_determinism(void **) {
+    const int n = 100 * 256;
+    std::vector<float> host(n);
+    for (int i = 0; i < n; i++) host[size_t(i)] = 0.1f * float(i % 10) + 1e-3f * float(i) + 1.0f / float(i + 1);
+    float *in = upload(host), *out = device_alloc<float>(1);
+    float result[2];
+    for (int r = 0; r < 2; r++) {
+        HIP_OK(hipMemset(out, 0, sizeof(float)));
+        hipLaunchKernelGGL(float_sum_kernel, 100, 256, 0, 0, out, in);
+        result[r] = download(out, 1)[0];
+    }
+    assert_memory_equal(&result[0], &result[1], sizeof(float));
+    /* In order, the sum is the sequential one. */
+    float sequential = 0;
+    for (int i = 0; i < n; i++) sequential += host[size_t(i)];
+    assert_memory_equal(&result[0], &sequential, sizeof(float));
+    HIP_OK(hipFree(in));
+    HIP_OK(hipFree(out));
+}
+
+int main(int argc, char **argv) {
+#if !UNDER_ASAN
+    if (argc == 2 && strcmp(argv[1], "--overflow") == 0) {
+        run_overflow();
+        return 0;
+    }
+#else
+    (void)argc;
+    (void)argv;
+#endif
+    set_schedule(nullptr, nullptr);
+    unsetenv("HIPCPU_FAIL_ALLOC");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_barrier_reverse),
+        cmocka_unit_test(test_shared_isolation),
+        cmocka_unit_test(test_reduction_helpers),
+        cmocka_unit_test(test_registers_survive_switches),
+        cmocka_unit_test(test_shuffle_full_wave),
+        cmocka_unit_test(test_shuffle_widths),
+        cmocka_unit_test(test_shuffle_default_width),
+        cmocka_unit_test(test_ballot_any_all),
+        cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_indices),
+        cmocka_unit_test(test_launch_validation),
+        cmocka_unit_test(test_barrier_divergence),
+        cmocka_unit_test(test_shuffle_divergence),
+        cmocka_unit_test(test_missing_lane),
+        cmocka_unit_test(test_other_aborts),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_alloc_failure_injection),
+        cmocka_unit_test(test_memory_and_device_api),
+        cmocka_unit_test(test_random_schedule),
+        cmocka_unit_test(test_determinism),
+    };
+    return cmocka_run_group_tests_name("executor (wave " STRINGIFY(HIPCPU_WAVE_SIZE) ")", tests, nullptr, nullptr);
+}
