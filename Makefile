@@ -124,8 +124,8 @@ help:
 	@echo "Chapters: $(CHAPTERS)"
 	@echo "Platform: HIP_PLATFORM=amd|nvidia|cpu (detected: $(HIP_PLATFORM)); GPU_ARCH=$(GPU_ARCH), WAVE=$(WAVE) on cpu"
 
+# fetch.sh installs npm itself when it is missing (some images ship it with nodejs).
 dataset:
-	@common/require.sh ca-certificates npm
 	@bash dataset/fetch.sh $(DATASET_DIR)
 
 hip-tools:
