@@ -1,0 +1,123 @@
+/* Chapter 02: coalesced layout.
+ *
+ * Chapter 01's kernels, with one change: every wave reads consecutive
+ * addresses. The forward kernel reads a feature-major copy of the features
+ * (x_cols), the gradient keeps the image-major rows (x_rows). Four kernels
+ * per iteration:
+ *   forward_scores   one thread per (class, image): a 785-long dot product
+ *   residual_loss    one thread per image: prediction, loss, residual
+ *   gradient         one thread per weight: a loop over every image
+ *   update           one thread per weight: W -= learning_rate * G
+ * Everything else (data, timing, reports) is the harness in common/. */
+#include <hip/hip_runtime.h>
+
+#include "gpu_trainer.h"
+
+#define BLOCK_SIZE 256 /* threads per block: a multiple of the wave size on every platform */
+
+const char chapter_name[] = "02-coalesced-layout";
+const int chapter_needs = NEEDS_X_ROWS | NEEDS_X_COLS;
+
+/* scores[c * images + i] = sum_k w[c][k] * x[i][k].
+ * Neighbouring threads take neighbouring images, and x_cols keeps feature k
+ * of every image contiguous, so at each step k the lanes of a wave read
+ * consecutive floats: one wide access instead of one per lane. */
+__global__ void forward_scores(const float *w, const float *x_cols, float *scores, int images)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= images * MODEL_CLASSES) return;
+    int c = t / images;
+    int i = t % images;
+    float sum = 0.0f;
+    for (int k = 0; k < MODEL_FEATURES; k++)
+        sum += w[c * MODEL_FEATURES + k] * x_cols[(size_t)k * images + i];
+    scores[c * images + i] = sum;
+}
+
+/* One thread per image: the prediction (ties to the lowest class), the
+ * squared error, and the residual scaled for the gradient, 2 (Yhat - Y) / N. */
+__global__ void residual_loss(const float *scores, const uint8_t *labels, float *delta,
+                              float *loss_sum, unsigned int *correct, int images)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= images) return;
+    int label = labels[i];
+    int best = 0;
+    float squared = 0.0f;
+    for (int c = 0; c < MODEL_CLASSES; c++) {
+        float s = scores[c * images + i];
+        if (s > scores[best * images + i]) best = c;
+        float r = s - (c == label ? 1.0f : 0.0f);
+        squared += r * r;
+        delta[c * images + i] = 2.0f * r / images;
+    }
+    atomicAdd(loss_sum, squared);
+    if (best == label) atomicAdd(correct, 1u);
+}
+
+/* gradient[c][k] = sum_i delta[c][i] * x[i][k]: one thread per weight.
+ * Neighbouring threads take neighbouring features k, so the image-major rows
+ * are already the coalesced layout here: at each image i the lanes read
+ * consecutive floats of x_rows (and delta[c][i], one value per class). */
+__global__ void gradient(const float *delta, const float *x_rows, float *grad, int images)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= MODEL_WEIGHTS) return;
+    int c = j / MODEL_FEATURES;
+    int k = j % MODEL_FEATURES;
+    float sum = 0.0f;
+    for (int i = 0; i < images; i++)
+        sum += delta[c * images + i] * x_rows[(size_t)i * MODEL_FEATURES + k];
+    grad[j] = sum;
+}
+
+__global__ void update(float *w, const float *grad, float learning_rate)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < MODEL_WEIGHTS) w[j] -= learning_rate * grad[j];
+}
+
+typedef struct {
+    float *scores; /* 10 x images */
+    float *delta;  /* 10 x images: 2 (Yhat - Y) / N */
+    float *grad;   /* 10 x 785 */
+} buffers;
+
+static int blocks_for(int threads) { return (threads + BLOCK_SIZE - 1) / BLOCK_SIZE; }
+
+void chapter_setup(const gpu_problem *p, void **scratch)
+{
+    buffers *b = (buffers *)malloc(sizeof *b);
+    if (!b) fatal(1, "out of host memory");
+    b->scores = (float *)gpu_alloc((size_t)MODEL_CLASSES * p->images * sizeof(float), "scores");
+    b->delta = (float *)gpu_alloc((size_t)MODEL_CLASSES * p->images * sizeof(float), "delta");
+    b->grad = (float *)gpu_alloc(MODEL_WEIGHTS * sizeof(float), "grad");
+    *scratch = b;
+}
+
+void chapter_iteration(const gpu_problem *p, void *scratch, int it)
+{
+    buffers *b = (buffers *)scratch;
+    int n = p->images;
+    hipLaunchKernelGGL(forward_scores, dim3(blocks_for(n * MODEL_CLASSES)), dim3(BLOCK_SIZE), 0, 0,
+                       p->w, p->x_cols, b->scores, n);
+    HIP_CHECK_LAUNCH(forward_scores);
+    hipLaunchKernelGGL(residual_loss, dim3(blocks_for(n)), dim3(BLOCK_SIZE), 0, 0,
+                       b->scores, p->labels, b->delta, p->loss_sum + it, p->correct + it, n);
+    HIP_CHECK_LAUNCH(residual_loss);
+    hipLaunchKernelGGL(gradient, dim3(blocks_for(MODEL_WEIGHTS)), dim3(BLOCK_SIZE), 0, 0,
+                       b->delta, p->x_rows, b->grad, n);
+    HIP_CHECK_LAUNCH(gradient);
+    hipLaunchKernelGGL(update, dim3(blocks_for(MODEL_WEIGHTS)), dim3(BLOCK_SIZE), 0, 0,
+                       p->w, b->grad, p->learning_rate);
+    HIP_CHECK_LAUNCH(update);
+}
+
+void chapter_teardown(void *scratch)
+{
+    buffers *b = (buffers *)scratch;
+    gpu_free(b->scores);
+    gpu_free(b->delta);
+    gpu_free(b->grad);
+    free(b);
+}
