@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# `make compare`: trains every chapter on MNIST, collects the --bench-out rows
+# into compare.tsv and draws compare.png with plots/compare.gp.
+#
+#   plots/compare.sh --build DIR [options] CHAPTER...
+#
+#   --build DIR       folder with the built trainers (build/cpu, build/amd, ...)
+#   --platform NAME   amd, nvidia or cpu (for the title; default cpu)
+#   --dataset DIR     the MNIST folder (default dataset)
+#   --iters N         training iterations per run (default 5)
+#   --repeats N       runs per chapter (default 1)
+#   --limit N         train on the first N images only (--train-limit)
+#   --out-dir DIR     where compare.tsv and the picture go (default plots)
+#   --format FMT      png (default) or svg
+#   --devices FILE    known devices and their peaks (default plots/devices.tsv)
+#
+# compare.tsv has one row per chapter: median_ms is the median of the runs'
+# median ms per iteration; min_ms and max_ms the fastest and slowest timed
+# iteration over all runs (the whiskers); run_min_ms and run_max_ms the
+# fastest and slowest run median (the spread between repeats).
+# A chapter that fails stops everything: its output is shown, and the old
+# compare.tsv and picture are left as they were.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build='' platform=cpu dataset=dataset iters=5 repeats=1 limit='' out_dir=plots format=png
+devices=$here/devices.tsv
+# shellcheck source=plots/lib.sh
+. "$here/lib.sh"
+die() {
+    echo "compare: $*" >&2
+    exit 1
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --build) build=$2; shift 2 ;;
+    --platform) platform=$2; shift 2 ;;
+    --dataset) dataset=$2; shift 2 ;;
+    --iters) iters=$2; shift 2 ;;
+    --repeats) repeats=$2; shift 2 ;;
+    --limit) limit=$2; shift 2 ;;
+    --out-dir) out_dir=$2; shift 2 ;;
+    --format) format=$2; shift 2 ;;
+    --devices) devices=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) die "unknown option '$1' (see the top of $0)" ;;
+    *) break ;;
+    esac
+done
+[ -n "$build" ] || die "--build DIR is required"
+[ $# -gt 0 ] || die "no chapters to compare"
+case $iters in '' | *[!0-9]* | 0) die "ITERS must be a positive integer, got '$iters'" ;; esac
+case $repeats in '' | *[!0-9]* | 0) die "REPEATS must be a positive integer, got '$repeats'" ;; esac
+case $limit in *[!0-9]*) die "COMPARE_LIMIT must be a positive integer, got '$limit'" ;; esac
+case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
+command -v gnuplot >/dev/null || die "gnuplot is not installed (common/require.sh gnuplot-nox)"
+for chapter in "$@"; do
+    [ -x "$build/$chapter" ] || die "$build/$chapter is not built (make $build/$chapter)"
+done
+mkdir -p "$out_dir"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/compare.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+
+chapters=("$@")
+count=${#chapters[@]}
+started=$(now_ms)
+echo "compare: $count chapters, $iters iterations x $repeats run(s) each," \
+    "${limit:-all} training images, platform $platform, trainers in $build"
+i=0
+for chapter in "${chapters[@]}"; do
+    i=$((i + 1))
+    for run in $(seq 1 "$repeats"); do
+        printf '[%d/%d] %-26s run %d/%d ... ' "$i" "$count" "$chapter" "$run" "$repeats"
+        run_started=$(now_ms)
+        status=0
+        "$build/$chapter" "$dataset" "$iters" --quiet --bench-out "$work/runs.tsv" \
+            ${limit:+--train-limit "$limit"} >"$work/log" 2>&1 || status=$?
+        if [ "$status" -ne 0 ]; then
+            echo "FAILED"
+            {
+                echo "compare: $chapter failed (exit status $status) on run $run of $repeats;"
+                echo "compare: stopping, no chart written. Its output:"
+                sed 's/^/    /' "$work/log"
+            } >&2
+            exit 1
+        fi
+        row=$(tail -n 1 "$work/runs.tsv" 2>/dev/null || true)
+        if [ "${row%%$'\t'*}" != "$chapter" ]; then
+            echo "FAILED"
+            {
+                echo "compare: $build/$chapter exited 0 but its --bench-out row names chapter '${row%%$'\t'*}';"
+                echo "compare: stopping, no chart written. Its output:"
+                sed 's/^/    /' "$work/log"
+            } >&2
+            exit 1
+        fi
+        now=$(now_ms)
+        awk -F '\t' -v took="$(((now - run_started) / 100))" -v elapsed="$(clock $((now - started)))" '
+            { printf "%.4g ms per iteration, test accuracy %.2f%%  (%.1f s; elapsed %s)\n",
+                     $6, 100 * $10, took / 10, elapsed }' <<<"$row"
+    done
+done
+
+# One row per chapter, in the order they ran.
+awk -F '\t' -v OFS='\t' '
+    function median(list, n,    a, i, j, t) {
+        split(list, a, " ")
+        for (i = 2; i <= n; i++)
+            for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    NR == 1 { next }
+    {
+        c = $1
+        if (!(c in runs)) { order[++chapters] = c; runs[c] = 0; lo[c] = $7; hi[c] = $8
+                            rlo[c] = $6; rhi[c] = $6 }
+        runs[c]++
+        medians[c] = medians[c] " " $6
+        if ($7 + 0 < lo[c] + 0) lo[c] = $7
+        if ($8 + 0 > hi[c] + 0) hi[c] = $8
+        if ($6 + 0 < rlo[c] + 0) rlo[c] = $6
+        if ($6 + 0 > rhi[c] + 0) rhi[c] = $6
+        platform[c] = $2; device[c] = $3; images[c] = $4; iterations[c] = $5
+        train[c] = $9; test[c] = $10; loss[c] = $11; date[c] = $12
+    }
+    END {
+        base = ""
+        for (k = 1; k <= chapters; k++) if (base == "" && order[k] ~ /^01-/) base = order[k]
+        for (k = 1; k <= chapters; k++) if (base == "" && order[k] !~ /^00-/) base = order[k]
+        if (base == "") base = order[1]
+        for (k = 1; k <= chapters; k++) med[order[k]] = median(medians[order[k]], runs[order[k]])
+        print "chapter", "platform", "device", "images", "iterations", "repeats", "median_ms",
+              "min_ms", "max_ms", "run_min_ms", "run_max_ms", "speedup_vs_01",
+              "train_accuracy", "test_accuracy", "final_loss", "date"
+        for (k = 1; k <= chapters; k++) {
+            c = order[k]
+            print c, platform[c], device[c], images[c], iterations[c], runs[c],
+                  sprintf("%.6f", med[c]), lo[c], hi[c], rlo[c], rhi[c],
+                  sprintf("%.4g", med[base] / med[c]), train[c], test[c], loss[c], date[c]
+        }
+    }' "$work/runs.tsv" >"$work/compare.tsv"
+
+# The device of the GPU chapters names the chart; chapter 00 always runs on the host.
+gpu_row=$(awk -F '\t' 'NR > 1 && $1 !~ /^00-/ { print; exit }' "$work/compare.tsv")
+[ -n "$gpu_row" ] || gpu_row=$(awk -F '\t' 'NR == 2' "$work/compare.tsv")
+IFS=$'\t' read -r _ _ device images run_iters _ <<<"$gpu_row"
+date=$(awk -F '\t' 'NR == 2 { print $16 }' "$work/compare.tsv")
+
+# The trainers time every iteration but the first TIMING_WARMUP (common/timing.h).
+warmup=$(awk '$1 == "#define" && $2 == "TIMING_WARMUP" { print $3 }' "$here/../common/timing.h" 2>/dev/null || true)
+timed=
+if [ -n "$warmup" ] && [ "$run_iters" -gt "$warmup" ]; then
+    timed=" (iterations $((warmup + 1))-$run_iters timed)"
+fi
+title="make compare: ms per full-batch training iteration, $images MNIST images"
+title+=$'\n'"device: $device, platform $platform; $run_iters iterations$timed x $repeats run(s) per chapter; $date"
+floor_args=()
+if [ "$platform" = cpu ]; then
+    title+=$'\n'"measured on the CPU executor (one thread of $(host_cpu), $(nproc) cores): a correctness tool, not a GPU; no bytes/FLOPs floor"
+else
+    # The bytes/FLOPs model of one iteration over N images: forward and
+    # gradient are 2 x 10 x 785 x N multiply-adds; the pixels are read at
+    # least once, as bytes (784 N) or as float32 features (4 x 785 N).
+    known=$(awk -F '\t' -v device="$device" '
+        /^#/ || $1 == "pattern" || NF < 4 { next }
+        tolower(device) ~ tolower($1) { print $2 "\t" $3 "\t" $4; exit }' "$devices")
+    if [ -n "$known" ]; then
+        IFS=$'\t' read -r name tflops gbps <<<"$known"
+        IFS=$'\t' read -r floor_ms floor_f32_ms floor_title floor_f32_title < <(awk -v n="$images" \
+            -v tflops="$tflops" -v gbps="$gbps" -v name="$name" 'BEGIN {
+                flops = 4 * 10 * 785 * n; bytes = 784 * n; f32 = 4 * 785 * n
+                t_flops = flops / (tflops * 1e12) * 1e3
+                t_bytes = bytes / (gbps * 1e9) * 1e3; t_f32 = f32 / (gbps * 1e9) * 1e3
+                floor = t_flops > t_bytes ? t_flops : t_bytes
+                floor32 = t_flops > t_f32 ? t_flops : t_f32
+                t1 = sprintf("floor on %s (%g TFLOPS, %g GB/s): %.3g GFLOP, %.0f MB of pixels: %.3g ms",
+                             name, tflops, gbps, flops / 1e9, bytes / 1e6, floor)
+                t2 = sprintf("floor with float32 features (%.0f MB): %.3g ms", f32 / 1e6, floor32)
+                printf "%.6g\t%.6g\t%s\t%s\n", floor, floor32, t1, t2
+            }')
+        floor_args=(-e "floor_ms=$floor_ms; floor_f32_ms=$floor_f32_ms")
+        floor_args+=(-e "floor_title=$(gp_string "$floor_title"); floor_f32_title=$(gp_string "$floor_f32_title")")
+    else
+        title+=$'\n'"no floor line: '$device' is not in $(basename "$devices")"
+    fi
+fi
+
+picture=$work/compare.$format
+gnuplot -e "data=$(gp_string "$work/compare.tsv"); out=$(gp_string "$picture"); format='$format'" \
+    -e "title=$(gp_string "$title")" ${floor_args[@]+"${floor_args[@]}"} "$here/compare.gp" ||
+    die "gnuplot failed on $work/compare.tsv"
+
+mv "$work/compare.tsv" "$out_dir/compare.tsv"
+mv "$picture" "$out_dir/compare.$format"
+echo
+column -t -s $'\t' <(cut -f 1,7-9,12,14 "$out_dir/compare.tsv")
+echo "compare: wrote $out_dir/compare.tsv and $out_dir/compare.$format in $(clock $(($(now_ms) - started)))" \
+    "($count chapters, $iters iterations x $repeats run(s), platform $platform)"

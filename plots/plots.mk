@@ -1,0 +1,66 @@
+# make compare, make plots and make plot-resources: the charts in plots/,
+# drawn by gnuplot (plots/*.gp) from TSV and CSV files. Included by the
+# Makefile, so $(BUILD), $(CHAPTERS), $(HIP_PLATFORM) etc. come from there.
+
+PLOTS_ON_CPU := $(filter cpu,$(HIP_PLATFORM))
+
+# ---- What you may set -------------------------------------------------------
+# make compare: iterations per run. ITERS given on the command line or in the
+# environment wins; otherwise 100 on a GPU and 5 on the CPU executor (about
+# 2.5-3.5 s per iteration there, so ten chapters stay well under 10 minutes).
+COMPARE_ITERS := $(if $(filter file undefined default,$(origin ITERS)),$(if $(PLOTS_ON_CPU),5,100),$(ITERS))
+# make compare: runs per chapter (median and spread over them)
+REPEATS ?= $(if $(PLOTS_ON_CPU),1,3)
+# make compare: train on the first N images only (--train-limit); empty: all 60000
+COMPARE_LIMIT ?=
+# make compare: which chapters (names or numbers), and where compare.tsv/.png go
+COMPARE_CHAPTERS ?= $(CHAPTERS)
+COMPARE_DIR ?= plots
+# make plots: the chapter and iterations behind loss, accuracy and digits.
+# On the CPU executor the last chapter would need 300 x ~2-3 s, so chapter 00
+# (plain C, ~0.5 s per iteration, the same model and numbers) is the source,
+# for 200 iterations: about 2 minutes on the 2-core development machine.
+PLOT_CHAPTER ?= $(if $(PLOTS_ON_CPU),00,$(lastword $(CHAPTERS)))
+PLOT_ITERS ?= $(if $(PLOTS_ON_CPU),200,300)
+PLOT_LIMIT ?=
+PLOTS_DIR ?= plots
+# png (pngcairo when gnuplot has it, else png) or svg
+FORMAT ?= png
+
+# make plots: where the trainer's CSV, bench TSV and predictions go
+PLOTS_WORK ?= build/plots
+DATASET_FILES := $(addprefix $(DATASET_DIR)/,train-images-idx3-ubyte train-labels-idx1-ubyte \
+                   t10k-images-idx3-ubyte t10k-labels-idx1-ubyte)
+# Run `make dataset` only when a file is missing.
+PLOTS_DATASET := $(if $(filter-out $(wildcard $(DATASET_FILES)),$(DATASET_FILES)),dataset)
+COMPARE_CHAPTER_DIRS = $(foreach c,$(COMPARE_CHAPTERS),$(or $(call chapter_dir,$(c)),$(error COMPARE_CHAPTERS: no chapter '$(c)'; chapters: $(CHAPTERS))))
+PLOT_CHAPTER_DIR = $(or $(call chapter_dir,$(PLOT_CHAPTER)),$(error PLOT_CHAPTER: no chapter '$(PLOT_CHAPTER)'; chapters: $(CHAPTERS)))
+
+.PHONY: compare plots plot-resources plot-tools
+
+plot-tools:
+	@common/require.sh gnuplot-nox
+
+compare: $(PLOTS_DATASET) plot-tools
+	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
+	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/,$(COMPARE_CHAPTER_DIRS))
+	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) \
+	  --iters $(COMPARE_ITERS) --repeats $(REPEATS) $(if $(COMPARE_LIMIT),--limit $(COMPARE_LIMIT)) \
+	  --out-dir $(COMPARE_DIR) --format $(FORMAT) $(COMPARE_CHAPTER_DIRS)
+
+plots: $(PLOTS_DATASET) plot-tools
+	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
+	@$(MAKE) --no-print-directory $(BUILD)/$(PLOT_CHAPTER_DIR)
+	@plots/training.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) \
+	  --chapter $(PLOT_CHAPTER_DIR) --iters $(PLOT_ITERS) $(if $(PLOT_LIMIT),--limit $(PLOT_LIMIT)) \
+	  --lr $(LR) --work $(PLOTS_WORK) --out-dir $(PLOTS_DIR) --format $(FORMAT)
+	@$(MAKE) --no-print-directory plot-resources
+
+# resources.png from $(RESOURCE_TSV), remade by `make resources` when missing
+# or older than a chapter's source (an old table is drawn if hipcc is missing).
+plot-resources: plot-tools
+	@if [ ! -s $(RESOURCE_TSV) ] || [ -n "$$(find chapters -name '*.hip' -newer $(RESOURCE_TSV))" ]; then \
+	  $(MAKE) --no-print-directory resources || \
+	  { [ -s $(RESOURCE_TSV) ] && echo "plots: make resources failed; drawing the older $(RESOURCE_TSV)" >&2; } || exit 1; \
+	fi
+	@plots/resources.sh --data $(RESOURCE_TSV) --out-dir $(PLOTS_DIR) --format $(FORMAT)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `make plot-resources`: draws resources.png from plots/resources.tsv (the
+# table `make resources` writes) with plots/resources.gp.
+#
+#   plots/resources.sh [--data FILE] [--out-dir DIR] [--format png|svg]
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=plots/lib.sh
+. "$here/lib.sh"
+data=plots/resources.tsv out_dir=plots format=png
+while [ $# -gt 0 ]; do
+    case $1 in
+    --data) data=$2; shift 2 ;;
+    --out-dir) out_dir=$2; shift 2 ;;
+    --format) format=$2; shift 2 ;;
+    *) echo "plots: unknown argument '$1'" >&2; exit 1 ;;
+    esac
+done
+[ -s "$data" ] || { echo "plots: $data is missing or empty: run make resources" >&2; exit 1; }
+[ "$(wc -l <"$data")" -ge 2 ] || { echo "plots: $data has no kernels" >&2; exit 1; }
+case $format in png | svg) ;; *) echo "plots: FORMAT must be png or svg, got '$format'" >&2; exit 1 ;; esac
+mkdir -p "$out_dir"
+
+compiler=$(hipcc --version 2>/dev/null | awk '/^HIP version/ { hip = $3 } /clang version/ { clang = $0 } END {
+    sub(/-.*/, "", hip); if (hip != "") printf "HIP %s, %s", hip, clang }' || true)
+title="gfx906 resources per kernel: VGPRs, LDS, occupancy, as the compiler reports them"
+title+=$'\n'"from make resources (-Rpass-analysis=kernel-resource-usage): compiled for gfx906, no GPU needed"
+title+=$'\n'"${compiler:+$compiler; }table written $(date -r "$data" +%F)"
+tmp=$out_dir/.resources.$$.$format
+gnuplot -e "data=$(gp_string "$data"); out=$(gp_string "$tmp"); format='$format'" \
+    -e "title=$(gp_string "$title")" "$here/resources.gp" || { rm -f "$tmp"; echo "plots: gnuplot failed on $data" >&2; exit 1; }
+mv "$tmp" "$out_dir/resources.$format"
+echo "plots: wrote $out_dir/resources.$format"

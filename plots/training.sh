@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# `make plots` (the training part): trains one chapter, then draws
+# loss.png, accuracy.png and digits.png from its --csv, --bench-out and
+# --predictions-out files with plots/loss.gp, accuracy.gp and digits.gp.
+#
+#   plots/training.sh --build DIR --chapter NAME [options]
+#
+#   --build DIR       folder with the built trainers
+#   --chapter NAME    e.g. 00-cpu-reference
+#   --platform NAME   amd, nvidia or cpu (default cpu)
+#   --dataset DIR     the MNIST folder (default dataset)
+#   --iters N         training iterations (default 300)
+#   --lr RATE         learning rate (default 0.01)
+#   --limit N         train on the first N images only (--train-limit)
+#   --work DIR        where the trainer's files go (default build/plots)
+#   --out-dir DIR     where the pictures go (default plots)
+#   --format FMT      png (default) or svg
+#   --right N, --wrong N  how many right and wrong test digits digits.png shows (30, 10)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=plots/lib.sh
+. "$here/lib.sh"
+build='' chapter='' platform=cpu dataset=dataset iters=300 lr=0.01 limit='' work=build/plots
+out_dir=plots format=png right=30 wrong=10
+die() {
+    echo "plots: $*" >&2
+    exit 1
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --build) build=$2; shift 2 ;;
+    --chapter) chapter=$2; shift 2 ;;
+    --platform) platform=$2; shift 2 ;;
+    --dataset) dataset=$2; shift 2 ;;
+    --iters) iters=$2; shift 2 ;;
+    --lr) lr=$2; shift 2 ;;
+    --limit) limit=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --out-dir) out_dir=$2; shift 2 ;;
+    --format) format=$2; shift 2 ;;
+    --right) right=$2; shift 2 ;;
+    --wrong) wrong=$2; shift 2 ;;
+    *) die "unknown argument '$1' (see the top of $0)" ;;
+    esac
+done
+{ [ -n "$build" ] && [ -n "$chapter" ]; } || die "--build DIR and --chapter NAME are required"
+[ -x "$build/$chapter" ] || die "$build/$chapter is not built (make $build/$chapter)"
+case $iters in '' | *[!0-9]* | 0) die "PLOT_ITERS must be a positive integer, got '$iters'" ;; esac
+case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
+command -v gnuplot >/dev/null || die "gnuplot is not installed (common/require.sh gnuplot-nox)"
+mkdir -p "$work" "$out_dir"
+
+csv=$work/training.csv bench=$work/training.tsv predictions=$work/predictions.tsv
+rm -f "$csv" "$bench" "$predictions" # --bench-out appends
+echo "plots: training $chapter for $iters iterations (platform $platform) for loss, accuracy and digits"
+started=$(now_ms)
+"$build/$chapter" "$dataset" "$iters" "$lr" ${limit:+--train-limit "$limit"} \
+    --csv "$csv" --bench-out "$bench" --predictions-out "$predictions" ||
+    die "$chapter failed (exit status $?): no pictures drawn"
+echo "plots: trained in $(clock $(($(now_ms) - started)))"
+
+IFS=$'\t' read -r _ run_platform device images run_iters _ _ _ _ test_accuracy _ date \
+    < <(tail -n 1 "$bench")
+source_line="chapter $chapter ($device), platform $run_platform"
+source_line+=$'\n'"$run_iters iterations, learning rate $lr, $images training images, full batch; $date"
+note=
+if [ "$platform" = cpu ]; then
+    case $chapter in
+    00-*) note="no GPU here: chapter 00, plain C, stands in for the GPU chapters (same model, same start)" ;;
+    *) note="trained on the CPU executor (one thread of $(host_cpu)): a correctness tool, not a GPU" ;;
+    esac
+fi
+titled() { # titled HEADLINE: the headline, the run, and the note
+    printf '%s\n%s%s' "$1" "$source_line" "${note:+$'\n'$note}"
+}
+
+draw() { # draw NAME gnuplot-assignments...: plots/NAME.gp into OUT/NAME.FORMAT
+    local name=$1
+    shift
+    local tmp="$work/$name.$format"
+    gnuplot -e "out=$(gp_string "$tmp"); format='$format'" "$@" "$here/$name.gp" ||
+        die "gnuplot failed on $name.gp"
+    mv "$tmp" "$out_dir/$name.$format"
+    echo "plots: wrote $out_dir/$name.$format"
+}
+
+draw loss -e "data=$(gp_string "$csv")" \
+    -e "title=$(gp_string "$(titled "MNIST linear classifier: training loss per iteration")")"
+draw accuracy -e "data=$(gp_string "$csv"); bench=$(gp_string "$bench")" \
+    -e "title=$(gp_string "$(titled "MNIST linear classifier: train accuracy per iteration, test accuracy at the end")")"
+
+summary=$(awk -v right="$right" -v wrong="$wrong" -v columns=10 \
+    -v image="$work/digits-image.tsv" -v labels="$work/digits-labels.tsv" \
+    -f "$here/digits.awk" "$predictions") || die "digits.awk failed on $predictions"
+read -r _ _ _ shown_right _ shown_wrong _ total _ correct <<<"$summary"
+headline="MNIST test digits, true label → prediction, wrong ones in red"
+headline+=$'\n'"the first $shown_right predicted right and the first $shown_wrong predicted wrong"
+headline+=" of $total test images ($correct right: $(awk -v a="$test_accuracy" 'BEGIN { printf "%.2f", 100 * a }')%)"
+draw digits -e "image=$(gp_string "$work/digits-image.tsv"); labels=$(gp_string "$work/digits-labels.tsv")" \
+    -e "title=$(gp_string "$(titled "$headline")")"

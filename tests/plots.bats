@@ -1,0 +1,339 @@
+#!/usr/bin/env bats
+# The charts: every gnuplot script in plots/ draws a valid picture of the
+# expected size from small sample files; plots/compare.sh aggregates repeats
+# and stops at a failing chapter; `make compare` and `make plots` run end to
+# end on the CPU executor (tiny runs, outputs in a temporary folder).
+
+load helpers
+
+setup_file() {
+    cd "$BATS_TEST_DIRNAME/.."
+    command -v gnuplot >/dev/null || common/require.sh gnuplot-nox >&2 || true
+}
+
+setup() {
+    cd "$BATS_TEST_DIRNAME/.."
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed: common/require.sh gnuplot-nox"
+}
+
+# check_png FILE WIDTH HEIGHT: the 8-byte PNG signature, then an IHDR chunk
+# with that width and height (big-endian, bytes 16..23).
+check_png() {
+    local file=$1 width=$2 height=$3
+    [ -s "$file" ] || { echo "$file: missing or empty"; return 1; }
+    local signature chunk size
+    signature=$(od -An -tx1 -N8 "$file" | tr -d ' \n')
+    [ "$signature" = 89504e470d0a1a0a ] || { echo "$file: not a PNG (starts $signature)"; return 1; }
+    chunk=$(od -An -c -j12 -N4 "$file" | tr -d ' \n')
+    [ "$chunk" = IHDR ] || { echo "$file: no IHDR chunk first ($chunk)"; return 1; }
+    size=$(od -An -tu1 -j16 -N8 "$file" |
+        awk '{ for (i = 1; i <= NF; i++) b[i] = $i }
+             END { printf "%d %d", ((b[1] * 256 + b[2]) * 256 + b[3]) * 256 + b[4],
+                                   ((b[5] * 256 + b[6]) * 256 + b[7]) * 256 + b[8] }')
+    [ "$size" = "$width $height" ] || { echo "$file: $size, expected $width $height"; return 1; }
+}
+
+# The bench TSV header every trainer writes (common/report.c).
+BENCH_HEADER=$'chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\ttrain_accuracy\ttest_accuracy\tfinal_loss\tdate'
+
+sample_compare_tsv() { # FILE: what plots/compare.sh writes, for four chapters
+    {
+        printf 'chapter\tplatform\tdevice\timages\titerations\trepeats\tmedian_ms\tmin_ms\tmax_ms\trun_min_ms\trun_max_ms\tspeedup_vs_01\ttrain_accuracy\ttest_accuracy\tfinal_loss\tdate\n'
+        printf '00-cpu-reference\tamd\thost CPU, plain C, one thread\t60000\t100\t3\t540\t510\t570\t530\t545\t0.0044\t0.83\t0.84\t0.5\t2026-11-22\n'
+        printf '01-naive-gemm\tamd\tAMD Radeon Pro VII (gfx906)\t60000\t100\t3\t2.4\t2.3\t2.6\t2.35\t2.45\t1\t0.83\t0.84\t0.5\t2026-11-22\n'
+        printf '02-coalesced-layout\tamd\tAMD Radeon Pro VII (gfx906)\t60000\t100\t3\t0.9\t0.85\t1.3\t0.88\t0.91\t2.667\t0.83\t0.84\t0.5\t2026-11-22\n'
+        printf '03-shared-memory-tiles\tamd\tAMD Radeon Pro VII (gfx906)\t60000\t100\t3\t0.4\t0.39\t0.45\t0.4\t0.41\t6\t0.83\t0.84\t0.5\t2026-11-22\n'
+    } >"$1"
+}
+
+sample_csv() { # FILE ITERATIONS: a --csv file
+    awk -v n="$2" 'BEGIN { print "iteration,loss,train_accuracy"
+        for (i = 1; i <= n; i++) printf "%d,%.6f,%.6f\n", i, 0.4 + 0.6 * exp(-i / 20), 0.85 - 0.75 * exp(-i / 15) }' >"$1"
+}
+
+sample_predictions() { # FILE COUNT: a --predictions-out file; every 4th image is wrong
+    awk -v n="$2" 'BEGIN { print "index\tlabel\tprediction\tpixels"
+        for (i = 0; i < n; i++) {
+            label = i % 10; prediction = (i % 4 == 1) ? (label + 1) % 10 : label
+            line = i "\t" label "\t" prediction "\t"
+            for (p = 0; p < 784; p++) {
+                r = int(p / 28); c = p % 28
+                line = line (p ? "," : "") ((r - 14) ^ 2 + (c - 14) ^ 2 < 60 + 10 * label ? 255 : 0)
+            }
+            print line
+        } }' >"$1"
+}
+
+sample_resources() { # FILE: a plots/resources.tsv with three kernels
+    {
+        printf 'chapter\tkernel\tvgprs\tsgprs\tlds_bytes\tscratch_bytes\tvgpr_spills\tsgpr_spills\twaves_per_simd\n'
+        printf '01-naive-gemm\tforward_scores\t17\t13\t0\t0\t0\t0\t10\n'
+        printf '03-shared-memory-tiles\tforward_scores\t31\t28\t9472\t0\t0\t0\t8\n'
+        printf '03-shared-memory-tiles\tgradient\t90\t26\t5416\t64\t4\t0\t2\n'
+    } >"$1"
+}
+
+# fake_trainer DIR NAME MS...: a trainer stub that appends a bench row with
+# median MS (the Nth run takes the Nth value), min 0.9 MS and max 1.2 MS, on
+# the device $FAKE_DEVICE (default AMD Radeon Pro VII).
+fake_trainer() {
+    local dir=$1 name=$2
+    shift 2
+    mkdir -p "$dir"
+    cat >"$dir/$name" <<EOF
+#!/usr/bin/env bash
+bench=
+while [ \$# -gt 0 ]; do case \$1 in --bench-out) bench=\$2; shift 2 ;; *) shift ;; esac; done
+times=($*)
+n=\$(cat "\$0.runs" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"\$0.runs"
+ms=\${times[\$n]}
+[ -s "\$bench" ] || echo '$BENCH_HEADER' >"\$bench"
+awk -v ms="\$ms" 'BEGIN { printf "%s\tamd\t%s\t60000\t10\t%g\t%g\t%g\t0.8\t0.81\t0.5\t2026-11-22\n", "$name", "${FAKE_DEVICE:-AMD Radeon Pro VII}", ms, 0.9 * ms, 1.2 * ms }' >>"\$bench"
+EOF
+    chmod +x "$dir/$name"
+}
+
+@test "compare.gp: a PNG of the default size, with the floor lines" {
+    sample_compare_tsv "$BATS_TEST_TMPDIR/compare.tsv"
+    run gnuplot -e "data='$BATS_TEST_TMPDIR/compare.tsv'; out='$BATS_TEST_TMPDIR/compare.png'" \
+        -e "title=\"make compare\nsecond line\"; floor_ms=0.144; floor_f32_ms=0.184" plots/compare.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/compare.png" 1100 650
+}
+
+@test "compare.gp: width and height are honoured; no floor without a device" {
+    sample_compare_tsv "$BATS_TEST_TMPDIR/compare.tsv"
+    run gnuplot -e "data='$BATS_TEST_TMPDIR/compare.tsv'; out='$BATS_TEST_TMPDIR/small.png'; width=640; height=400" plots/compare.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/small.png" 640 400
+}
+
+@test "compare.gp: format=svg writes an SVG" {
+    sample_compare_tsv "$BATS_TEST_TMPDIR/compare.tsv"
+    run gnuplot -e "data='$BATS_TEST_TMPDIR/compare.tsv'; out='$BATS_TEST_TMPDIR/compare.svg'; format='svg'" plots/compare.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    grep -q '<svg' "$BATS_TEST_TMPDIR/compare.svg"
+    grep -q '</svg>' "$BATS_TEST_TMPDIR/compare.svg"
+    grep -q '01-naive-gemm' "$BATS_TEST_TMPDIR/compare.svg"
+}
+
+@test "loss.gp: a PNG of the default size from a --csv file" {
+    sample_csv "$BATS_TEST_TMPDIR/run.csv" 50
+    run gnuplot -e "data='$BATS_TEST_TMPDIR/run.csv'; out='$BATS_TEST_TMPDIR/loss.png'; title='loss'" plots/loss.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/loss.png" 900 560
+}
+
+@test "accuracy.gp: a PNG with the test accuracy from the bench TSV, and one without it" {
+    sample_csv "$BATS_TEST_TMPDIR/run.csv" 50
+    { echo "$BENCH_HEADER"; printf '00-cpu-reference\tcpu\thost CPU, plain C, one thread\t60000\t50\t540\t510\t570\t0.8\t0.8123\t0.5\t2026-11-22\n'; } \
+        >"$BATS_TEST_TMPDIR/run.tsv"
+    run gnuplot -e "data='$BATS_TEST_TMPDIR/run.csv'; bench='$BATS_TEST_TMPDIR/run.tsv'; out='$BATS_TEST_TMPDIR/accuracy.png'" plots/accuracy.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/accuracy.png" 900 560
+    run gnuplot -e "data='$BATS_TEST_TMPDIR/run.csv'; out='$BATS_TEST_TMPDIR/accuracy.svg'; format='svg'" plots/accuracy.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    grep -q '</svg>' "$BATS_TEST_TMPDIR/accuracy.svg"
+}
+
+@test "digits.awk picks the first wrong and the first right digits, in test-set order" {
+    sample_predictions "$BATS_TEST_TMPDIR/predictions.tsv" 30
+    run awk -v right=5 -v wrong=3 -v columns=4 -v image="$BATS_TEST_TMPDIR/image.tsv" \
+        -v labels="$BATS_TEST_TMPDIR/labels.tsv" -f plots/digits.awk "$BATS_TEST_TMPDIR/predictions.tsv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # 30 images, wrong ones at 1, 5, 9, 13, ...: 8 wrong, 22 right.
+    [ "$output" = "shown 8 right 5 wrong 3 of 30 correct 22" ]
+    [ "$(cut -f 3 "$BATS_TEST_TMPDIR/labels.tsv" | tail -n +2 | tr '\n' ' ')" = "0 1 2 3 4 5 6 9 " ]
+    [ "$(cut -f 6 "$BATS_TEST_TMPDIR/labels.tsv" | tail -n +2 | tr '\n' ' ')" = "0 1 0 0 0 1 0 1 " ]
+    # two rows of four digits, each cell 34 x 46
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/image.tsv")" -eq 92 ]
+    [ "$(head -n 1 "$BATS_TEST_TMPDIR/image.tsv" | awk -F '\t' '{ print NF }')" -eq 136 ]
+}
+
+@test "digits.awk: a perfect model still fills the grid; bad input is an error" {
+    awk -F '\t' -v OFS='\t' 'NR > 1 { $3 = $2 } 1' <(sample_predictions /dev/stdout 12) >"$BATS_TEST_TMPDIR/perfect.tsv"
+    run awk -v right=5 -v wrong=3 -v image="$BATS_TEST_TMPDIR/image.tsv" -v labels="$BATS_TEST_TMPDIR/labels.tsv" \
+        -f plots/digits.awk "$BATS_TEST_TMPDIR/perfect.tsv"
+    echo "$output"
+    [ "$output" = "shown 8 right 8 wrong 0 of 12 correct 12" ]
+    printf 'index\tlabel\tprediction\tpixels\n0\t7\t7\t1,2,3\n' >"$BATS_TEST_TMPDIR/short.tsv"
+    run awk -v image="$BATS_TEST_TMPDIR/image.tsv" -v labels="$BATS_TEST_TMPDIR/labels.tsv" \
+        -f plots/digits.awk "$BATS_TEST_TMPDIR/short.tsv"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"has 3 pixels, not 784"* ]]
+}
+
+@test "digits.gp: a PNG of the requested size, and its height follows the grid" {
+    sample_predictions "$BATS_TEST_TMPDIR/predictions.tsv" 40
+    awk -v image="$BATS_TEST_TMPDIR/image.tsv" -v labels="$BATS_TEST_TMPDIR/labels.tsv" \
+        -f plots/digits.awk "$BATS_TEST_TMPDIR/predictions.tsv" >/dev/null
+    run gnuplot -e "image='$BATS_TEST_TMPDIR/image.tsv'; labels='$BATS_TEST_TMPDIR/labels.tsv'" \
+        -e "out='$BATS_TEST_TMPDIR/digits.png'; width=800; height=500" plots/digits.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/digits.png" 800 500
+    # 4 rows x 10 columns of 46 x 34 cells, 1000 wide: 541 for the grid, 42 for a one-line title, 10 spare
+    run gnuplot -e "image='$BATS_TEST_TMPDIR/image.tsv'; labels='$BATS_TEST_TMPDIR/labels.tsv'" \
+        -e "out='$BATS_TEST_TMPDIR/auto.png'; title='digits'" plots/digits.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/auto.png" 1000 593
+}
+
+@test "resources.gp: a PNG 1100 wide and 200 + 22 per kernel high, 18 less for a one-line title" {
+    sample_resources "$BATS_TEST_TMPDIR/resources.tsv"
+    run gnuplot -e "data='$BATS_TEST_TMPDIR/resources.tsv'; out='$BATS_TEST_TMPDIR/resources.png'" plots/resources.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/resources.png" 1100 248
+}
+
+@test "resources.sh: draws from a table (a three-line title: 18 more), and names a missing one" {
+    sample_resources "$BATS_TEST_TMPDIR/resources.tsv"
+    run plots/resources.sh --data "$BATS_TEST_TMPDIR/resources.tsv" --out-dir "$BATS_TEST_TMPDIR/out"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/out/resources.png" 1100 284
+    run plots/resources.sh --data "$BATS_TEST_TMPDIR/none.tsv" --out-dir "$BATS_TEST_TMPDIR/out"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"none.tsv is missing or empty: run make resources"* ]]
+}
+
+@test "compare.sh: median and spread over repeats, speed-up over chapter 01" {
+    local fake=$BATS_TEST_TMPDIR/fake
+    fake_trainer "$fake" 00-cpu-reference 500 400 600
+    fake_trainer "$fake" 01-naive-gemm 2 3 2.2
+    fake_trainer "$fake" 02-coalesced-layout 0.5 0.45 0.7
+    run plots/compare.sh --build "$fake" --platform amd --iters 10 --repeats 3 \
+        --out-dir "$BATS_TEST_TMPDIR/out" 00-cpu-reference 01-naive-gemm 02-coalesced-layout
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"[3/3] 02-coalesced-layout"*"run 3/3"* ]]
+    [[ "$output" == *"elapsed 0:0"* ]]
+    local tsv=$BATS_TEST_TMPDIR/out/compare.tsv
+    cat "$tsv"
+    [ "$(wc -l <"$tsv")" -eq 4 ]
+    # chapter repeats median_ms min_ms max_ms run_min_ms run_max_ms speedup_vs_01
+    [ "$(awk -F '\t' '$1 == "01-naive-gemm" { print $6, $7 + 0, $8 + 0, $9 + 0, $10 + 0, $11 + 0, $12 + 0 }' "$tsv")" = "3 2.2 1.8 3.6 2 3 1" ]
+    [ "$(awk -F '\t' '$1 == "02-coalesced-layout" { print $7 + 0, $12 + 0 }' "$tsv")" = "0.5 4.4" ]
+    [ "$(awk -F '\t' '$1 == "00-cpu-reference" { print $7 + 0, $8 + 0, $9 + 0 }' "$tsv")" = "500 360 720" ]
+    check_png "$BATS_TEST_TMPDIR/out/compare.png" 1100 650
+}
+
+@test "compare.sh: the title names device and platform; the floor from devices.tsv, none on cpu" {
+    local fake=$BATS_TEST_TMPDIR/fake svg
+    fake_trainer "$fake" 01-naive-gemm 2 2
+    run plots/compare.sh --build "$fake" --platform amd --format svg --out-dir "$BATS_TEST_TMPDIR/amd" 01-naive-gemm
+    echo "$output"
+    [ "$status" -eq 0 ]
+    svg=$(cat "$BATS_TEST_TMPDIR/amd/compare.svg")
+    [[ "$svg" == *"device: AMD Radeon Pro VII, platform amd; 10 iterations (iterations 4-10 timed) x 1 run(s) per chapter; 2026-11-22"* ]]
+    # 4 x 10 x 785 x 60000 = 1.88 GFLOP at 13.1 TFLOPS: 0.144 ms; 188 MB at 1024 GB/s: 0.184 ms
+    [[ "$svg" == *"floor on Radeon Pro VII (13.1 TFLOPS, 1024 GB/s): 1.88 GFLOP, 47 MB of pixels: 0.144 ms"* ]]
+    [[ "$svg" == *"floor with float32 features (188 MB): 0.184 ms"* ]]
+    run plots/compare.sh --build "$fake" --platform cpu --format svg --out-dir "$BATS_TEST_TMPDIR/cpu" 01-naive-gemm
+    [ "$status" -eq 0 ]
+    svg=$(cat "$BATS_TEST_TMPDIR/cpu/compare.svg")
+    [[ "$svg" == *"measured on the CPU executor"*"no bytes/FLOPs floor"* ]]
+    [[ "$svg" != *"floor on"* ]]
+}
+
+@test "compare.sh: devices.tsv tells an H100 SXM from a PCIe one; an unknown GPU gets no floor" {
+    local svg
+    FAKE_DEVICE="NVIDIA H100 80GB HBM3" fake_trainer "$BATS_TEST_TMPDIR/sxm" 01-naive-gemm 2
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR/sxm" --platform nvidia --format svg --out-dir "$BATS_TEST_TMPDIR/sxm" 01-naive-gemm
+    [ "$status" -eq 0 ]
+    svg=$(cat "$BATS_TEST_TMPDIR/sxm/compare.svg")
+    # 1.88 GFLOP at 67 TFLOPS: 0.0281 ms; 188 MB at 3350 GB/s: 0.0562 ms
+    [[ "$svg" == *"floor on H100 SXM (67 TFLOPS, 3350 GB/s): 1.88 GFLOP, 47 MB of pixels: 0.0281 ms"* ]]
+    [[ "$svg" == *"floor with float32 features (188 MB): 0.0562 ms"* ]]
+    FAKE_DEVICE="NVIDIA H100 PCIe" fake_trainer "$BATS_TEST_TMPDIR/pcie" 01-naive-gemm 2
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR/pcie" --platform nvidia --format svg --out-dir "$BATS_TEST_TMPDIR/pcie" 01-naive-gemm
+    [ "$status" -eq 0 ]
+    [[ "$(cat "$BATS_TEST_TMPDIR/pcie/compare.svg")" == *"floor on H100 PCIe (51 TFLOPS, 2000 GB/s)"* ]]
+    FAKE_DEVICE="Some Future GPU" fake_trainer "$BATS_TEST_TMPDIR/other" 01-naive-gemm 2
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR/other" --platform amd --format svg --out-dir "$BATS_TEST_TMPDIR/other" 01-naive-gemm
+    [ "$status" -eq 0 ]
+    svg=$(cat "$BATS_TEST_TMPDIR/other/compare.svg")
+    [[ "$svg" == *"no floor line: 'Some Future GPU' is not in devices.tsv"* ]]
+    [[ "$svg" != *"floor on"* ]]
+}
+
+@test "compare.sh: a failing chapter stops the comparison with its error; the old chart stays" {
+    local fake=$BATS_TEST_TMPDIR/fake out=$BATS_TEST_TMPDIR/out
+    fake_trainer "$fake" 01-naive-gemm 2
+    printf '#!/bin/sh\necho "02-coalesced-layout: hipMalloc of W failed: out of memory" >&2\nexit 1\n' >"$fake/02-coalesced-layout"
+    chmod +x "$fake/02-coalesced-layout"
+    fake_trainer "$fake" 03-shared-memory-tiles 1
+    mkdir -p "$out"
+    echo old >"$out/compare.tsv"
+    echo old >"$out/compare.png"
+    run plots/compare.sh --build "$fake" --iters 10 --out-dir "$out" 01-naive-gemm 02-coalesced-layout 03-shared-memory-tiles
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"[2/3] 02-coalesced-layout"*"FAILED"* ]]
+    [[ "$output" == *"02-coalesced-layout failed (exit status 1)"* ]]
+    [[ "$output" == *"hipMalloc of W failed: out of memory"* ]]
+    [[ "$output" != *"[3/3]"* ]]
+    [ "$(cat "$out/compare.tsv")" = old ]
+    [ "$(cat "$out/compare.png")" = old ]
+}
+
+@test "compare.sh: bad ITERS, REPEATS and a chapter that is not built are refused" {
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR" --iters 0 01-naive-gemm
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"ITERS must be a positive integer, got '0'"* ]]
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR" --repeats x 01-naive-gemm
+    [[ "$output" == *"REPEATS must be a positive integer, got 'x'"* ]]
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR" 01-naive-gemm
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"01-naive-gemm is not built"* ]]
+}
+
+@test "make compare: defaults are 5 iterations x 1 run on cpu, 100 x 3 on a GPU; ITERS wins" {
+    run make --no-print-directory help HIP_PLATFORM=cpu
+    [[ "$output" == *"(ITERS=5 REPEATS=1 "* ]]
+    run make --no-print-directory help HIP_PLATFORM=nvidia
+    [[ "$output" == *"(ITERS=100 REPEATS=3 "* ]]
+    run make --no-print-directory help HIP_PLATFORM=cpu ITERS=7 REPEATS=2
+    [[ "$output" == *"(ITERS=7 REPEATS=2 "* ]]
+}
+
+@test "make compare: every chapter end to end on the CPU executor, into COMPARE_DIR" {
+    local out=$BATS_TEST_TMPDIR/compare
+    run make --no-print-directory compare HIP_PLATFORM=cpu ITERS=1 COMPARE_LIMIT=200 \
+        COMPARE_DIR="$out" DATASET_DIR="$DATASET_DIR"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    local chapters
+    chapters=$(ls -d chapters/[0-9][0-9]-* | wc -l)
+    [[ "$output" == *"[$chapters/$chapters]"* ]]
+    [ "$(wc -l <"$out/compare.tsv")" -eq $((chapters + 1)) ]
+    [ "$(awk -F '\t' 'NR > 1 && ($4 != 200 || $5 != 1 || $6 != 1) { bad++ } END { print bad + 0 }' "$out/compare.tsv")" -eq 0 ]
+    check_png "$out/compare.png" 1100 650
+}
+
+@test "make plots: loss, accuracy, digits and resources from a tiny run, into PLOTS_DIR" {
+    local out=$BATS_TEST_TMPDIR/plots
+    sample_resources "$BATS_TEST_TMPDIR/resources.tsv"
+    # newer than every chapter source, so make resources is not run
+    touch -d "@$(($(date +%s) + 3600))" "$BATS_TEST_TMPDIR/resources.tsv"
+    run make --no-print-directory plots HIP_PLATFORM=cpu PLOT_ITERS=3 PLOT_LIMIT=200 PLOTS_DIR="$out" \
+        PLOTS_WORK="$BATS_TEST_TMPDIR/work" RESOURCE_TSV="$BATS_TEST_TMPDIR/resources.tsv" DATASET_DIR="$DATASET_DIR"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$out/loss.png" 900 560
+    check_png "$out/accuracy.png" 900 560
+    check_png "$out/resources.png" 1100 284
+    # 4 x 10 digits: 541 pixels, and 24 + 18 for each of the title's 5 lines on cpu, and 10
+    check_png "$out/digits.png" 1000 665
+}
