@@ -1,8 +1,10 @@
 # A step-by-step GPU programming tutorial in C and HIP: `make help` lists the targets.
 
 # ---- What you may set: make chapter-3 ITERS=20 HIP_PLATFORM=cpu ------------
-# training iterations for make chapter-N
+# training iterations for make chapter-N (GPU chapters on the CPU executor: CPU_ITERS unless ITERS is given)
+ITERS_GIVEN := $(filter command line environment,$(origin ITERS))
 ITERS ?= 100
+CPU_ITERS ?= 10
 # learning rate for make chapter-N
 LR ?= 0.01
 # extra trainer options, e.g. ARGS="--train-limit 1000 --view"
@@ -137,7 +139,14 @@ chapter-%: dataset
 	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
 	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
 	@$(MAKE) --no-print-directory $(BUILD)/$(call chapter_dir,$*)
-	$(BUILD)/$(call chapter_dir,$*) $(DATASET_DIR) $(ITERS) $(LR) $(ARGS)
+	@$(if $(RUN_ITERS_NOTE),echo "note: $(RUN_ITERS_NOTE)")
+	$(BUILD)/$(call chapter_dir,$*) $(DATASET_DIR) $(call run_iters,$*) $(LR) $(ARGS)
+
+# A GPU chapter on the CPU executor takes seconds per full-MNIST iteration:
+# run CPU_ITERS of them unless ITERS was given.
+executor_short = $(and $(filter cpu,$(HIP_PLATFORM)),$(filter-out 00-%,$(call chapter_dir,$(1))),$(if $(ITERS_GIVEN),,yes))
+run_iters = $(if $(call executor_short,$(1)),$(CPU_ITERS),$(ITERS))
+RUN_ITERS_NOTE = $(if $(call executor_short,$*),the CPU executor checks kernels; it does not race them: $(CPU_ITERS) iterations by default here (ITERS=100 for the full run, several minutes))
 
 diff-%:
 	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
@@ -182,6 +191,13 @@ $(TEST_BUILD)/test_%: tests/test_%.c $(HOST_OBJS) $(HOST_HEADERS) | test-tools
 $(TEST_BUILD)/test_executor$(if $(filter 32,$(WAVE)),_wave32): tests/test_executor.cpp $(CPU_BUILD)/executor.o $(EXECUTOR_HEADERS) | test-tools
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -DHIPCPU_WAVE_SIZE=$(WAVE) -Icommon/cpu -Icommon $< $(CPU_BUILD)/executor.o -lcmocka $(LDLIBS) -o $@
+
+# The deliberately broken chapter of tests/reliability.bats, linked like a
+# chapter for the CPU executor; `make test` builds it with SANITIZE=address,undefined
+# whatever SANITIZE says, so ASan can always catch its overflow.
+$(TEST_BUILD)/broken_kernel: $(CPU_BUILD)/tests/broken_kernel.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
 
 $(TEST_BUILD)/compare_runs: tests/compare_runs.c
 	@mkdir -p $(@D)
