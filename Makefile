@@ -106,7 +106,7 @@ build/amd/%: build/amd/chapters/%/train.o build/amd/common/gpu_trainer.o $(HOST_
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- Reader targets --------------------------------------------------------
-.PHONY: help dataset chapter-% build build-% test clean resources isa-% diff-% hip-tools test-tools
+.PHONY: help dataset chapter-% build build-% test fuzz clean resources isa-% diff-% hip-tools test-tools
 
 help:
 	@echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906."
@@ -182,7 +182,7 @@ isa-%: hip-tools
 # ---- Tests -----------------------------------------------------------------
 TEST_BUILD := build/tests$(SAN_SUFFIX)
 test-tools:
-	@common/require.sh bats libcmocka-dev
+	@common/require.sh bats libcmocka-dev clang libclang-rt-dev
 
 $(TEST_BUILD)/test_%: tests/test_%.c $(HOST_OBJS) $(HOST_HEADERS) | test-tools
 	@mkdir -p $(@D)
@@ -203,13 +203,33 @@ $(TEST_BUILD)/compare_runs: tests/compare_runs.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
+# libFuzzer target for the IDX and MNIST loaders: always clang with ASan and
+# UBSan, whatever SANITIZE says. `make fuzz` runs it; tests/fuzz.bats runs
+# `make fuzz` for FUZZ_SECONDS as part of `make test`.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZER := build/tests/fuzz_loader
+$(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HOST_HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icommon \
+	  $(filter %.c,$^) -o $@
+
+# New inputs go to build/fuzz_work (the seeds in tests/fuzz_corpus stay as
+# they are); a crashing input is saved as build/fuzz_crashes/crash-SHA1.
+fuzz: $(FUZZER)
+	@mkdir -p build/fuzz_work build/fuzz_crashes
+	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+	  -artifact_prefix=build/fuzz_crashes/ build/fuzz_work tests/fuzz_corpus
+
 TEST_PROGRAMS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c)) $(TEST_BUILD)/compare_runs
 
 test: dataset test-tools
-	@$(MAKE) --no-print-directory $(TEST_PROGRAMS) $(TEST_BUILD)/test_executor $(addprefix $(CPU_BUILD)/,$(CHAPTERS))
+	@$(MAKE) --no-print-directory $(TEST_PROGRAMS) $(TEST_BUILD)/test_executor $(addprefix $(CPU_BUILD)/,$(CHAPTERS)) $(FUZZER)
 	@$(MAKE) --no-print-directory WAVE=32 $(TEST_BUILD)/test_executor_wave32 $(addprefix build/cpu-wave32$(SAN_SUFFIX)/,$(GPU_CHAPTERS))
+	@$(MAKE) --no-print-directory SANITIZE=address,undefined build/tests-san/broken_kernel
 	@TEST_BUILD=$(TEST_BUILD) CPU_BUILD=$(CPU_BUILD) SANITIZE=$(SANITIZE) NVCC=$(NVCC) \
 	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) DATASET_DIR=$(DATASET_DIR) \
+	  FUZZ_SECONDS=$(FUZZ_SECONDS) BROKEN_KERNEL_BINARY=build/tests-san/broken_kernel \
 	  bash tests/run.sh
 
 clean:

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,8 +67,10 @@ static float parse_learning_rate(const char *text)
 }
 
 /* An output file must be creatable now, not after minutes of training:
- * its folder must exist and be writable, and the path must not be a folder. */
-static void check_output_path(const char *option, const char *path)
+ * its folder must exist and be writable, and the path must not be a folder.
+ * `appends`: the file's old content is kept (--bench-out), so it must be
+ * readable. */
+static void check_output_path(const char *option, const char *path, int appends)
 {
     if (*path == '\0') {
         fprintf(stderr, "%s: %s needs a file name\n", program_name, option);
@@ -95,10 +98,38 @@ static void check_output_path(const char *option, const char *path)
                 folder);
         exit(CLI_USAGE_STATUS);
     }
-    if (access(folder, W_OK) != 0) {
-        fprintf(stderr, "%s: %s %s: folder '%s' is not writable\n", program_name, option, path,
-                folder);
+    /* access(W_OK) says yes to root on every folder, even in /sys or on a
+     * read-only file system. So do what the report will do at the end: create
+     * PATH.tmp.PID (common/report.c writes there, then renames it over PATH),
+     * and remove it again. */
+    char probe[PATH_MAX + 32];
+    int length = snprintf(probe, sizeof probe, "%s.tmp.%ld", path, (long)getpid());
+    if (length < 0 || (size_t)length >= sizeof probe) {
+        fprintf(stderr, "%s: %s: the path is too long (%zu characters)\n", program_name, option,
+                strlen(path));
         exit(CLI_USAGE_STATUS);
+    }
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int created = fd >= 0;
+    if (fd < 0 && errno == EEXIST) /* left by an earlier process with our PID: reused */
+        fd = open(probe, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s %s: folder '%s' is not writable (%s)\n", program_name, option,
+                path, folder, strerror(errno));
+        exit(CLI_USAGE_STATUS);
+    }
+    close(fd);
+    if (created) unlink(probe);
+    /* --bench-out copies the rows already there: a file it cannot read would
+     * lose them. */
+    if (appends && stat(path, &st) == 0) {
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            fprintf(stderr, "%s: %s %s: cannot read the rows already there (%s)\n",
+                    program_name, option, path, strerror(errno));
+            exit(CLI_USAGE_STATUS);
+        }
+        close(fd);
     }
 }
 
@@ -165,8 +196,8 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
         opts->iterations = (int)parse_integer("ITERATIONS", positional[1], 1, CLI_MAX_ITERATIONS);
     if (positional_count > 2) opts->learning_rate = parse_learning_rate(positional[2]);
 
-    if (opts->csv_path) check_output_path("--csv", opts->csv_path);
-    if (opts->weights_path) check_output_path("--weights-out", opts->weights_path);
-    if (opts->bench_path) check_output_path("--bench-out", opts->bench_path);
-    if (opts->predictions_path) check_output_path("--predictions-out", opts->predictions_path);
+    if (opts->csv_path) check_output_path("--csv", opts->csv_path, 0);
+    if (opts->weights_path) check_output_path("--weights-out", opts->weights_path, 0);
+    if (opts->bench_path) check_output_path("--bench-out", opts->bench_path, 1);
+    if (opts->predictions_path) check_output_path("--predictions-out", opts->predictions_path, 0);
 }

@@ -2,17 +2,29 @@
 # Runs every test program and bats file, each of which speaks TAP, and ends
 # with the closing line "N passed, N failed[, N skipped]".
 # Called by `make test`, which builds everything first and sets
-# TEST_BUILD, CPU_BUILD, DATASET_DIR, GPU_PLATFORM, NVCC and SANITIZE.
+# TEST_BUILD, CPU_BUILD, DATASET_DIR, GPU_PLATFORM, NVCC, SANITIZE,
+# FUZZ_SECONDS and BROKEN_KERNEL_BINARY.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${TEST_BUILD:=build/tests}" "${CPU_BUILD:=build/cpu}"
-export TEST_BUILD CPU_BUILD DATASET_DIR GPU_PLATFORM NVCC SANITIZE
+export TEST_BUILD CPU_BUILD DATASET_DIR GPU_PLATFORM NVCC SANITIZE FUZZ_SECONDS BROKEN_KERNEL_BINARY
 export CMOCKA_MESSAGE_OUTPUT=TAP
-if [ -n "${SANITIZE:-}" ]; then
-    # Leak checks need ptrace, which some containers forbid; keep the rest.
-    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
-    export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-fi
+
+# Sanitizer reports, from SANITIZE builds and from the programs that are
+# always sanitized (the fuzzer, the broken kernel): ASan and LSan write theirs
+# into SANITIZER_LOGS (not to stderr) and exit with status 86, UBSan stops the
+# program with status 87. A test that expects a failure status still cannot
+# hide a report: the last step below fails if any file is there. Tests that
+# expect a report set their own ASAN_OPTIONS. Your ASAN_OPTIONS and
+# UBSAN_OPTIONS come after these and win (detect_leaks=0 where a container
+# forbids the ptrace that leak checks need).
+SANITIZER_LOGS=build/sanitizer-logs
+rm -rf "$SANITIZER_LOGS"
+mkdir -p "$SANITIZER_LOGS"
+chmod 1777 "$SANITIZER_LOGS" # tests that run a trainer as nobody
+export SANITIZER_LOGS
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=86:log_path=$PWD/$SANITIZER_LOGS/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=87${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
 passed=0 failed=0 skipped=0
 failures=()
@@ -50,6 +62,24 @@ done
 for file in tests/*.bats; do
     run_tap "$(basename "$file")" bats --tap "$file"
 done
+
+# One TAP test: no sanitizer report was written while the tests above ran.
+sanitizer_reports() {
+    echo "1..1"
+    local reports
+    reports=$(find "$SANITIZER_LOGS" -type f | sort)
+    if [ -z "$reports" ]; then
+        echo "ok 1 no AddressSanitizer or LeakSanitizer report from any test"
+        return
+    fi
+    echo "not ok 1 sanitizer reports in $SANITIZER_LOGS: $(wc -l <<<"$reports") file(s)"
+    local report
+    while IFS= read -r report; do
+        echo "# $report:"
+        sed 's/^/#   /' "$report"
+    done <<<"$reports"
+}
+run_tap "sanitizer reports" sanitizer_reports
 
 if [ ${#failures[@]} -gt 0 ]; then
     echo "# failed:"

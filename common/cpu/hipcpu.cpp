@@ -772,13 +772,14 @@ hipError_t hipMalloc(void **ptr, size_t size) {
     if (size == 0) return hipSuccess;
     /* GPU allocations are 256-byte aligned. Large ones get transparent huge
      * pages where the kernel offers them: touching a big buffer page by page
-     * can cost more than the kernels that use it. */
+     * can cost more than the kernels that use it. Exactly `size` bytes are
+     * allocated, not a rounded-up size, so that AddressSanitizer reports an
+     * access one past the end. */
     const size_t huge = size_t(2) << 20, align = size >= huge ? huge : 256;
-    const size_t rounded = (size + align - 1) & ~(align - 1);
-    void *p = rounded >= size ? aligned_alloc(align, rounded) : nullptr;
-    if (!p) return record(hipErrorOutOfMemory);
+    void *p = nullptr;
+    if (posix_memalign(&p, align, size) != 0) return record(hipErrorOutOfMemory);
 #ifdef MADV_HUGEPAGE
-    if (align == huge) madvise(p, rounded, MADV_HUGEPAGE); /* a hint: failure is harmless */
+    if (align == huge) madvise(p, size, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
     memset(p, 0xFF, size); /* device memory starts as garbage, not zeros: NaN, -1 */
     *ptr = p;
