@@ -121,6 +121,7 @@ help:
 	@echo "  make compare        time every chapter: plots/compare.tsv and .png (ITERS=$(COMPARE_ITERS) REPEATS=$(REPEATS) COMPARE_LIMIT=N)"
 	@echo "  make plots          loss, accuracy, digits, resources charts in plots/ (chapter $(PLOT_CHAPTER), PLOT_ITERS=$(PLOT_ITERS); FORMAT=svg)"
 	@echo "  make plot-resources just plots/resources.png, from plots/resources.tsv (make resources)"
+	@echo "  make tune           time chapter 08's tunable sizes on this GPU, print the best (TUNE_ITERS= TUNE_LIMIT= TUNE_SETS=)"
 	@echo "  make clean          remove build/"
 	@echo ""
 	@echo "Chapters: $(CHAPTERS)"
@@ -237,3 +238,4 @@ clean:
 
 # make compare and make plots live beside their gnuplot scripts.
 -include plots/plots.mk
+-include chapters/08-tuned-gfx906/tune.mk

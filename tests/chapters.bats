@@ -121,3 +121,19 @@ WAVE32_BUILD="build/cpu-wave32${SANITIZE:+-san}"
     gpu_check 07 1000
     gpu_check 07 1037
 }
+@test "chapter 08 matches chapter 00: 1000 images, executor wave 64" {
+    check_chapter "$(chapter_binary 08)" 1000
+}
+@test "chapter 08 matches chapter 00: 1037 images, executor wave 64" {
+    check_chapter "$(chapter_binary 08)" 1037
+}
+@test "chapter 08 matches chapter 00: 1037 images, random thread order" {
+    check_chapter "$(chapter_binary 08)" 1037 HIPCPU_SCHEDULE=random HIPCPU_SEED=7
+}
+@test "chapter 08 matches chapter 00: 1037 images, executor wave 32" {
+    check_chapter "$(chapter_binary 08 "$WAVE32_BUILD")" 1037
+}
+@test "chapter 08 matches chapter 00 on the GPU: 1000 and 1037 images" {
+    gpu_check 08 1000
+    gpu_check 08 1037
+}

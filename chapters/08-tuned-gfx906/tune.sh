@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Times chapter 08 with each set of its tunable sizes and prints the fastest.
+# Run by `make tune` (chapters/08-tuned-gfx906/tune.mk), which builds the
+# harness first and sets HIP_PLATFORM, TUNE_DIR, BUILD, TEST_BUILD,
+# DATASET_DIR, TUNE_ITERS, TUNE_LIMIT, TUNE_SETS, WAVE and MAKE.
+#
+# For each set: rebuild train.hip with -DFUSED_BLOCKS=... -DFWD_UNROLL=...
+# -DGRAD_UNROLL=... [-DTILE_IMAGES=...], check it against chapter 00 (5
+# iterations on 1,037 images, as tests/chapters.bats does), then time it with
+# --bench-out. A set that fails to build or to match is reported and skipped.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+: "${HIP_PLATFORM:?run me through make tune}" "${TUNE_DIR:?}" "${BUILD:?}" "${TEST_BUILD:?}"
+: "${DATASET_DIR:=dataset}" "${TUNE_ITERS:=50}" "${TUNE_LIMIT:=}" "${TUNE_SETS:=}" "${MAKE:=make}"
+
+# FUSED_BLOCKS:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]. The first is the shipped
+# default. Blocks: one per CU of a 60-CU gfx906, a second round of blocks, and
+# one per CU of a 64-CU MI60. TILE_IMAGES is left at the wave size (one image
+# per lane): smaller tiles make W differ within a wave, larger ones do not fit
+# the LDS.
+if [ -z "$TUNE_SETS" ]; then
+    TUNE_SETS="60:1:1 60:1:2 60:4:1 60:4:2 64:1:1 120:1:1"
+fi
+
+mkdir -p "$TUNE_DIR"
+summary="$TUNE_DIR/summary.tsv"
+printf 'set\tflags\tmedian_ms\tmin_ms\tcheck\n' >"$summary"
+limit_args=()
+[ -n "$TUNE_LIMIT" ] && limit_args=(--train-limit "$TUNE_LIMIT")
+
+# The chapter check's reference, once.
+reference="$TUNE_DIR/reference-1037"
+"$BUILD/00-cpu-reference" "$DATASET_DIR" 5 0.01 --train-limit 1037 --quiet \
+    --weights-out "$reference.weights" --csv "$reference.csv" >/dev/null || exit 1
+
+echo "make tune: chapter 08 on platform $HIP_PLATFORM, $TUNE_ITERS iterations on ${TUNE_LIMIT:-all} images per set"
+if [ "$HIP_PLATFORM" = cpu ]; then
+    echo "note: this is the CPU executor. Its times say nothing about a GPU: this run only"
+    echo "      checks that every set builds, runs and matches chapter 00. Tune on a GPU."
+fi
+
+for set in $TUNE_SETS; do
+    IFS=: read -r blocks fwd grad tile <<<"$set"
+    flags="-DFUSED_BLOCKS=$blocks -DFWD_UNROLL=$fwd -DGRAD_UNROLL=$grad"
+    [ -n "${tile:-}" ] && flags="$flags -DTILE_IMAGES=$tile"
+    name="b$blocks-f$fwd-g$grad-t${tile:-0}"
+    binary="$TUNE_DIR/$name/trainer"
+    echo "# $name: $flags"
+    if ! $MAKE --no-print-directory "$binary" TUNE_FLAGS="$flags" >"$TUNE_DIR/$name.build.log" 2>&1; then
+        echo "  build failed (see $TUNE_DIR/$name.build.log)"
+        printf '%s\t%s\t\t\tbuild failed\n' "$name" "$flags" >>"$summary"
+        continue
+    fi
+    run="$TUNE_DIR/$name"
+    if ! "$binary" "$DATASET_DIR" 5 0.01 --train-limit 1037 --quiet \
+            --weights-out "$run/check.weights" --csv "$run/check.csv" >/dev/null ||
+       ! check=$("$TEST_BUILD/compare_runs" "$reference.weights" "$reference.csv" \
+            "$run/check.weights" "$run/check.csv"); then
+        echo "  does not match chapter 00: skipped"
+        printf '%s\t%s\t\t\tmismatch\n' "$name" "$flags" >>"$summary"
+        continue
+    fi
+    echo "  $check"
+    rm -f "$run/bench.tsv"
+    if ! "$binary" "$DATASET_DIR" "$TUNE_ITERS" 0.01 "${limit_args[@]}" --quiet \
+            --bench-out "$run/bench.tsv" >/dev/null; then
+        echo "  the timed run failed: skipped"
+        printf '%s\t%s\t\t\trun failed\n' "$name" "$flags" >>"$summary"
+        continue
+    fi
+    # The bench TSV: a header, then chapter platform device images iterations
+    # median_ms min_ms max_ms ...
+    read -r median min < <(awk -F'\t' 'NR == 2 { print $6, $7 }' "$run/bench.tsv")
+    echo "  median $median ms, min $min ms per iteration"
+    printf '%s\t%s\t%s\t%s\tmatch\n' "$name" "$flags" "$median" "$min" >>"$summary"
+done
+
+echo
+column -t -s "$(printf '\t')" "$summary"
+best=$(awk -F'\t' 'NR > 1 && $3 != "" && (best == "" || $3 + 0 < low) { best = $1 "\t" $2 "\t" $3; low = $3 + 0 }
+    END { print best }' "$summary")
+if [ -z "$best" ]; then
+    echo "no set built and matched chapter 00"
+    exit 1
+fi
+IFS=$'\t' read -r name flags median <<<"$best"
+echo
+echo "fastest here: $name, $median ms per iteration (median): $flags"
+if [ "$HIP_PLATFORM" = cpu ]; then
+    echo "(on the CPU executor: this ranks fiber switches, not GPU kernels; every set above"
+    echo " that says 'match' is correct, and that is all this run shows)"
+else
+    echo "to make it the default, set these values in the #ifndef block of chapters/08-tuned-gfx906/train.hip"
+fi
+echo "table: $summary"
