@@ -105,6 +105,44 @@ build/amd/%.o: %.hip $(HOST_HEADERS) | hip-tools
 build/amd/%: build/amd/chapters/%/train.o build/amd/common/gpu_trainer.o $(HOST_OBJS)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
+# ---- Chapter 09: the MLP extension ------------------------------------------
+# Its kernels link common/mlp_trainer.hip in place of gpu_trainer.hip, and the
+# MLP's host code. $(MLP)-reference is its CPU reference trainer, plain C on
+# every platform, as chapter 00 is the linear chapters'.
+MLP := 09-hidden-layer
+MLP_HOST_OBJS := $(addprefix $(HOST_BUILD)/,mlp_model.o mlp_reference.o mlp_session.o)
+
+$(CPU_BUILD)/$(MLP)-reference build/nvidia/$(MLP)-reference build/amd/$(MLP)-reference: \
+		chapters/$(MLP)/reference.c $(HOST_OBJS) $(MLP_HOST_OBJS) $(HOST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon $< $(HOST_OBJS) $(MLP_HOST_OBJS) $(LDLIBS) -o $@
+
+$(CPU_BUILD)/$(MLP): $(CPU_BUILD)/chapters/$(MLP)/train.o $(CPU_BUILD)/common/mlp_trainer.o \
+		$(CPU_BUILD)/executor.o $(HOST_OBJS) $(MLP_HOST_OBJS)
+	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+
+build/nvidia/$(MLP): build/nvidia/chapters/$(MLP)/train.o build/nvidia/common/mlp_trainer.o \
+		$(HOST_OBJS) $(MLP_HOST_OBJS)
+	$(NVCC) $(NVCCFLAGS) $^ $(LDLIBS) -o $@
+
+build/amd/$(MLP): build/amd/chapters/$(MLP)/train.o build/amd/common/mlp_trainer.o \
+		$(HOST_OBJS) $(MLP_HOST_OBJS)
+	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
+
+# make chapter-9: ITERS counts epochs (MLP_EPOCHS, the chapter's default,
+# unless given; MLP_CPU_EPOCHS on the CPU executor), and LR is passed only
+# when given: the MLP's default learning rate is its own.
+MLP_EPOCHS ?= 10
+MLP_CPU_EPOCHS ?= 2
+LR_GIVEN := $(filter command line environment,$(origin LR))
+MLP_SHORT = $(and $(filter cpu,$(HIP_PLATFORM)),$(if $(ITERS_GIVEN),,yes))
+.PHONY: chapter-9 chapter-09 chapter-$(MLP)
+chapter-9 chapter-09 chapter-$(MLP): dataset
+	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
+	@$(MAKE) --no-print-directory $(BUILD)/$(MLP)
+	@$(if $(MLP_SHORT),echo "note: the CPU executor checks kernels; it does not race them: $(MLP_CPU_EPOCHS) epochs by default here (about 12 s each; ITERS=$(MLP_EPOCHS) for the full run)")
+	$(BUILD)/$(MLP) $(DATASET_DIR) $(if $(ITERS_GIVEN),$(ITERS),$(if $(MLP_SHORT),$(MLP_CPU_EPOCHS),$(MLP_EPOCHS))) $(if $(LR_GIVEN),$(LR)) $(ARGS)
+
 # ---- Reader targets --------------------------------------------------------
 .PHONY: help dataset chapter-% build build-% test fuzz clean resources isa-% diff-% hip-tools test-tools
 
@@ -204,6 +242,15 @@ $(TEST_BUILD)/compare_runs: tests/compare_runs.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
+# Chapter 09's check (tests/chapter09.bats) and the unit tests of its CPU reference.
+$(TEST_BUILD)/compare_mlp: tests/compare_mlp.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+
+$(TEST_BUILD)/test_mlp: tests/test_mlp.c $(HOST_OBJS) $(MLP_HOST_OBJS) $(HOST_HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon $< $(HOST_OBJS) $(MLP_HOST_OBJS) -lcmocka $(LDLIBS) -o $@
+
 # libFuzzer target for the IDX and MNIST loaders: always clang with ASan and
 # UBSan, whatever SANITIZE says. `make fuzz` runs it; tests/fuzz.bats runs
 # `make fuzz` for FUZZ_SECONDS as part of `make test`.
@@ -223,6 +270,8 @@ fuzz: $(FUZZER)
 	  -artifact_prefix=build/fuzz_crashes/ build/fuzz_work tests/fuzz_corpus
 
 TEST_PROGRAMS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c)) $(TEST_BUILD)/compare_runs
+# Chapter 09's check also needs its comparison tool and its CPU reference.
+TEST_PROGRAMS += $(TEST_BUILD)/compare_mlp $(CPU_BUILD)/$(MLP)-reference
 
 test: dataset test-tools
 	@$(MAKE) --no-print-directory $(TEST_PROGRAMS) $(TEST_BUILD)/test_executor $(addprefix $(CPU_BUILD)/,$(CHAPTERS)) $(FUZZER)

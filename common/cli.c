@@ -13,24 +13,63 @@
 
 #include "errors.h"
 
+/* The chapter's command line, when it registered one (cli_set_chapter). */
+static cli_chapter *chapter_cli;
+
+void cli_set_chapter(cli_chapter *chapter) { chapter_cli = chapter; }
+
+static const char *iterations_name(void)
+{
+    return chapter_cli && chapter_cli->iterations_name ? chapter_cli->iterations_name
+                                                        : "ITERATIONS";
+}
+
+static int default_iterations(void)
+{
+    return chapter_cli && chapter_cli->default_iterations ? chapter_cli->default_iterations
+                                                          : CLI_DEFAULT_ITERATIONS;
+}
+
+static float default_learning_rate(void)
+{
+    return chapter_cli && chapter_cli->default_learning_rate > 0.0f
+               ? chapter_cli->default_learning_rate
+               : CLI_DEFAULT_LEARNING_RATE;
+}
+
 void cli_print_usage(const char *program, const char *chapter)
 {
-    printf("usage: %s DATASET_DIR [ITERATIONS [LEARNING_RATE]] [options]\n"
-           "Trains chapter %s's linear MNIST classifier, full batch.\n"
+    const char *name = iterations_name();
+    printf("usage: %s DATASET_DIR [%s [LEARNING_RATE]] [options]\n"
+           "Trains chapter %s's %s.\n"
            "\n"
            "  DATASET_DIR          folder with the four MNIST IDX files (make dataset)\n"
-           "  ITERATIONS           1..%d, default %d\n"
-           "  LEARNING_RATE        finite and > 0, default %g\n"
-           "  --train-limit N      train on the first N training images only\n"
-           "  --csv FILE           write loss and train accuracy per iteration\n"
-           "  --weights-out FILE   write the final W (10 x 785 little-endian float32)\n"
+           "  %-20s 1..%d, default %d",
+           program, name, chapter,
+           chapter_cli && chapter_cli->model ? chapter_cli->model
+                                             : "linear MNIST classifier, full batch",
+           name, CLI_MAX_ITERATIONS, default_iterations());
+    if (chapter_cli && chapter_cli->iterations_option)
+        printf(" (or %s N)", chapter_cli->iterations_option);
+    printf("\n  LEARNING_RATE        finite and > 0, default %g\n",
+           (double)default_learning_rate());
+    for (int j = 0; chapter_cli && j < chapter_cli->option_count; j++) {
+        const cli_option *o = &chapter_cli->options[j];
+        char flag[64];
+        snprintf(flag, sizeof flag, "%s %s", o->name, o->value_name);
+        printf("  %-20s %s, %ld..%ld, default %ld\n", flag, o->help, o->low, o->high, o->value);
+    }
+    printf("  --train-limit N      train on the first N training images only\n"
+           "  --csv FILE           write loss and train accuracy per %s\n"
+           "  --weights-out FILE   write the final %s\n"
            "  --bench-out FILE     append one TSV row of timings and results\n"
            "  --predictions-out FILE  write the test-set predictions as TSV\n"
            "  --view               browse test digits with truth and prediction\n"
            "  --quiet              no progress lines\n"
            "  --help               this text\n",
-           program, chapter, CLI_MAX_ITERATIONS, CLI_DEFAULT_ITERATIONS,
-           (double)CLI_DEFAULT_LEARNING_RATE);
+           chapter_cli && chapter_cli->iterations_name ? "epoch" : "iteration",
+           chapter_cli && chapter_cli->model ? "parameters (little-endian float32)"
+                                             : "W (10 x 785 little-endian float32)");
 }
 
 static void usage_error(const char *format, const char *value)
@@ -145,14 +184,30 @@ static const char *option_value(const char *name, int argc, char **argv, int *i)
     return argv[++*i];
 }
 
+/* One of the registered chapter's own options: parsed, range-checked, stored. */
+static int chapter_option(int argc, char **argv, int *i)
+{
+    for (int j = 0; chapter_cli && j < chapter_cli->option_count; j++) {
+        cli_option *o = &chapter_cli->options[j];
+        const char *value = option_value(o->name, argc, argv, i);
+        if (value) {
+            o->value = parse_integer(o->name, value, o->low, o->high);
+            o->given = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void cli_parse(int argc, char **argv, const char *chapter, options *opts)
 {
     const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
     program_name = slash ? slash + 1 : (argc > 0 ? argv[0] : "train");
 
     memset(opts, 0, sizeof *opts);
-    opts->iterations = CLI_DEFAULT_ITERATIONS;
-    opts->learning_rate = CLI_DEFAULT_LEARNING_RATE;
+    opts->iterations = default_iterations();
+    opts->learning_rate = default_learning_rate();
+    int iterations_by_option = 0;
 
     const char *positional[3];
     int positional_count = 0;
@@ -176,6 +231,13 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
             opts->bench_path = value;
         } else if ((value = option_value("--predictions-out", argc, argv, &i))) {
             opts->predictions_path = value;
+        } else if (chapter_cli && chapter_cli->iterations_option &&
+                   (value = option_value(chapter_cli->iterations_option, argc, argv, &i))) {
+            opts->iterations = (int)parse_integer(chapter_cli->iterations_option, value, 1,
+                                                  CLI_MAX_ITERATIONS);
+            iterations_by_option = 1;
+        } else if (chapter_option(argc, argv, &i)) {
+            /* stored in the chapter's table */
         } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9')) {
             fprintf(stderr, "%s: unknown option '%s'\n", program_name, arg);
             cli_print_usage(program_name, chapter);
@@ -183,7 +245,9 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
         } else if (positional_count < 3) {
             positional[positional_count++] = arg;
         } else {
-            usage_error("too many arguments: '%s' (DATASET_DIR [ITERATIONS [LEARNING_RATE]])", arg);
+            fprintf(stderr, "%s: too many arguments: '%s' (DATASET_DIR [%s [LEARNING_RATE]])\n",
+                    program_name, arg, iterations_name());
+            exit(CLI_USAGE_STATUS);
         }
     }
     if (positional_count == 0) {
@@ -192,8 +256,14 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
         exit(CLI_USAGE_STATUS);
     }
     opts->dataset_dir = positional[0];
+    if (positional_count > 1 && iterations_by_option) {
+        fprintf(stderr, "%s: %s given twice: '%s' and %s\n", program_name, iterations_name(),
+                positional[1], chapter_cli->iterations_option);
+        exit(CLI_USAGE_STATUS);
+    }
     if (positional_count > 1)
-        opts->iterations = (int)parse_integer("ITERATIONS", positional[1], 1, CLI_MAX_ITERATIONS);
+        opts->iterations = (int)parse_integer(iterations_name(), positional[1], 1,
+                                              CLI_MAX_ITERATIONS);
     if (positional_count > 2) opts->learning_rate = parse_learning_rate(positional[2]);
 
     if (opts->csv_path) check_output_path("--csv", opts->csv_path, 0);

@@ -25,6 +25,33 @@ typedef struct {
     int quiet;                   /* no progress lines */
 } options;
 
+/* A chapter's own integer option, e.g. "--hidden N" (see cli_chapter). */
+typedef struct {
+    const char *name;       /* "--hidden" */
+    const char *value_name; /* "N", for the usage */
+    const char *help;       /* "units in the hidden layer" */
+    long low, high;         /* the accepted range, inclusive */
+    long value;             /* the default; cli_parse stores the value given */
+    int given;              /* set by cli_parse when the option was given */
+} cli_option;
+
+/* What a chapter with a different model changes in the shared command line.
+ * Any field left 0 or NULL keeps the linear chapters' behaviour. */
+typedef struct {
+    const char *model;             /* usage: "Trains chapter C's MODEL." */
+    const char *iterations_name;   /* the positional ITERATIONS, e.g. "EPOCHS" */
+    const char *iterations_option; /* an option that sets it by name, e.g. "--epochs" */
+    int default_iterations;
+    float default_learning_rate;
+    cli_option *options; /* the chapter's own integer options */
+    int option_count;
+} cli_chapter;
+
+/* Registers a chapter's command line for the cli_parse (and session_begin)
+ * that follow; NULL restores the linear chapters' one. Not thread-safe: call
+ * it first thing in main. */
+void cli_set_chapter(cli_chapter *chapter);
+
 /* Parses argv into opts. On --help prints the usage and exits 0; on a bad
  * value or unknown option prints a message naming it (and the usage for an
  * unknown option) and exits with CLI_USAGE_STATUS. Checks that every output

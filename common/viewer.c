@@ -9,11 +9,10 @@
 
 static const char SHADES[] = " .:-=+*#%@"; /* dark to bright, two characters per pixel */
 
-void viewer_draw(FILE *out, const mnist_set *set, const float *w, int index, int colour)
+static void draw(FILE *out, const mnist_set *set, int index, int guess, int colour)
 {
     const unsigned char *image = set->images + (size_t)index * set->pixels;
     int truth = set->labels[index];
-    int guess = model_predict(w, image);
     int right = truth == guess;
     fprintf(out, "test digit %d of %d: label %d, predicted %d  %s%s%s\n", index + 1, set->count,
             truth, guess, colour ? (right ? "\033[32m" : "\033[31m") : "",
@@ -29,7 +28,22 @@ void viewer_draw(FILE *out, const mnist_set *set, const float *w, int index, int
     }
 }
 
+void viewer_draw(FILE *out, const mnist_set *set, const float *w, int index, int colour)
+{
+    draw(out, set, index, model_predict(w, set->images + (size_t)index * set->pixels), colour);
+}
+
+static int linear_predict(const void *w, const uint8_t *image)
+{
+    return model_predict((const float *)w, image);
+}
+
 void viewer_run(const mnist_set *set, const float *w)
+{
+    viewer_run_model(set, linear_predict, w);
+}
+
+void viewer_run_model(const mnist_set *set, viewer_predict predict, const void *model)
 {
     if (!isatty(STDIN_FILENO)) {
         printf("--view: standard input is not a terminal; skipping the viewer\n");
@@ -39,7 +53,8 @@ void viewer_run(const mnist_set *set, const float *w)
     int index = 0;
     char line[64];
     for (;;) {
-        viewer_draw(stdout, set, w, index, colour);
+        draw(stdout, set, index, predict(model, set->images + (size_t)index * set->pixels),
+             colour);
         printf("[n]ext [p]revious [w]rong next, NUMBER to jump, [q]uit > ");
         fflush(stdout);
         if (!fgets(line, sizeof line, stdin)) break;
@@ -52,7 +67,7 @@ void viewer_run(const mnist_set *set, const float *w)
             do {
                 index = (index + 1) % set->count;
             } while (index != start &&
-                     model_predict(w, set->images + (size_t)index * set->pixels) ==
+                     predict(model, set->images + (size_t)index * set->pixels) ==
                          set->labels[index]);
         } else if (command >= '0' && command <= '9') {
             int n = atoi(line);

@@ -18,6 +18,11 @@ void viewer_draw(FILE *out, const mnist_set *set, const float *w, int index, int
  * input is not a terminal, so scripts never hang on it. */
 void viewer_run(const mnist_set *set, const float *w);
 
+/* viewer_run for any model: predict(model, image) is the predicted class.
+ * (viewer_run is this with the linear model's prediction.) */
+typedef int (*viewer_predict)(const void *model, const uint8_t *image);
+void viewer_run_model(const mnist_set *set, viewer_predict predict, const void *model);
+
 #ifdef __cplusplus
 }
 #endif

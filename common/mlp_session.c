@@ -1,0 +1,208 @@
+#define _POSIX_C_SOURCE 200809L
+#include "mlp_session.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "report.h"
+#include "viewer.h"
+
+void mlp_session_begin(mlp_session *s, int argc, char **argv, const char *chapter,
+                       const char *platform)
+{
+    memset(s, 0, sizeof *s);
+    s->options[MLP_OPTION_HIDDEN] = (cli_option){"--hidden", "N", "units in the hidden layer",
+                                                 1, MLP_MAX_HIDDEN, MLP_DEFAULT_HIDDEN, 0};
+    s->options[MLP_OPTION_BATCH] = (cli_option){"--batch", "N", "images per mini-batch",
+                                                1, MLP_MAX_BATCH, MLP_DEFAULT_BATCH, 0};
+    s->cli.model = "784-H-10 MLP (ReLU, softmax cross-entropy), mini-batch SGD";
+    s->cli.iterations_name = "EPOCHS";
+    s->cli.iterations_option = "--epochs";
+    s->cli.default_iterations = MLP_DEFAULT_EPOCHS;
+    s->cli.default_learning_rate = MLP_DEFAULT_LEARNING_RATE;
+    s->cli.options = s->options;
+    s->cli.option_count = MLP_OPTIONS;
+
+    cli_set_chapter(&s->cli);
+    session_begin(&s->base, argc, argv, chapter, platform);
+    cli_set_chapter(NULL);
+
+    s->epochs = s->base.opts.iterations;
+    mlp_layout_init(&s->layout, (int)s->options[MLP_OPTION_HIDDEN].value);
+    int images = s->base.data.train.count;
+    long batch = s->options[MLP_OPTION_BATCH].value;
+    s->batch = batch < images ? (int)batch : images; /* one batch: the whole set */
+    s->batches = (images + s->batch - 1) / s->batch;
+    s->test_loss = calloc((size_t)s->epochs, sizeof *s->test_loss);
+    s->test_accuracy = calloc((size_t)s->epochs, sizeof *s->test_accuracy);
+    if (!s->test_loss || !s->test_accuracy) fatal(1, "out of host memory for the test history");
+}
+
+int mlp_batch_count(const mlp_session *s, int b)
+{
+    int left = s->base.data.train.count - b * s->batch;
+    return left < s->batch ? left : s->batch;
+}
+
+void mlp_session_start(mlp_session *s, const char *device)
+{
+    const report_run *run = &s->base.run;
+    s->base.run.device = device;
+    printf("chapter %s | platform %s | device %s\n", run->chapter, run->platform, run->device);
+    printf("dataset %s: %d training images", run->dataset_dir, run->train_available);
+    if (run->train_images != run->train_available) printf(" (using the first %d)", run->train_images);
+    printf(", %d test images, %dx%d pixels\n", run->test_images, run->rows, run->cols);
+    printf("model 784-%d-10: ReLU hidden layer, softmax cross-entropy, %zu parameters\n",
+           s->layout.hidden, s->layout.count);
+    int last = mlp_batch_count(s, s->batches - 1);
+    printf("training %d epoch%s of %d mini-batch%s of %d", s->epochs, s->epochs == 1 ? "" : "s",
+           s->batches, s->batches == 1 ? "" : "es", s->batch);
+    if (last != s->batch) printf(" (the last %d)", last);
+    if (s->options[MLP_OPTION_BATCH].value > s->batch)
+        printf(" (--batch %ld: the whole training set)", s->options[MLP_OPTION_BATCH].value);
+    printf(", shuffled each epoch, learning rate %g\n", (double)run->learning_rate);
+    fflush(stdout);
+}
+
+void mlp_session_epoch(const mlp_session *s, int e)
+{
+    if (s->base.opts.quiet) return;
+    printf("  epoch %4d  loss %.6f  train accuracy %6.2f%%  test accuracy %6.2f%%  %10.1f ms\n",
+           e + 1, (double)s->base.loss[e], 100.0 * s->base.train_accuracy[e],
+           100.0 * s->test_accuracy[e], s->base.iteration_ms[e]);
+    fflush(stdout);
+}
+
+/* PATH.tmp.PID, renamed over PATH when complete (as common/report.c does). */
+static int write_csv(const mlp_session *s, const char *path, char *err, size_t err_size)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return error_set(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+    fprintf(f, "epoch,loss,train_accuracy,test_loss,test_accuracy\n");
+    for (int e = 0; e < s->epochs; e++)
+        fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g\n", e + 1, (double)s->base.loss[e],
+                (double)s->base.train_accuracy[e], (double)s->test_loss[e],
+                (double)s->test_accuracy[e]);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        remove(tmp);
+        return error_set(err, err_size, "%s: write failed: %s", path, strerror(errno));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return error_set(err, err_size, "%s: cannot replace: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+typedef struct {
+    const mlp_layout *layout;
+    const float *params;
+    double *a1;
+} predictor;
+
+static int predict(const void *model, const uint8_t *image)
+{
+    const predictor *p = (const predictor *)model;
+    return mlp_predict(p->layout, p->params, image, p->a1, NULL, 0);
+}
+
+int mlp_session_finish(mlp_session *s, const float *params)
+{
+    session *b = &s->base;
+    for (int e = 0; e < s->epochs; e++) {
+        if (!isfinite(b->loss[e])) {
+            fprintf(stderr,
+                    "%s: the loss diverged in epoch %d (loss = %g) with learning rate %g; "
+                    "try a smaller learning rate\n",
+                    program_name, e + 1, (double)b->loss[e], (double)b->opts.learning_rate);
+            return 1;
+        }
+    }
+    for (size_t j = 0; j < s->layout.count; j++) {
+        if (!isfinite(params[j])) {
+            fprintf(stderr,
+                    "%s: the parameters are no longer finite after epoch %d (learning rate %g); "
+                    "try a smaller learning rate\n",
+                    program_name, s->epochs, (double)b->opts.learning_rate);
+            return 1;
+        }
+    }
+
+    report_result r;
+    memset(&r, 0, sizeof r);
+    if (mlp_evaluate(&s->layout, params, &b->data.train, &r.train_accuracy, &r.final_loss) != 0 ||
+        mlp_evaluate(&s->layout, params, &b->data.test, &r.test_accuracy, &(double){0}) != 0)
+        fatal(1, "out of host memory for the evaluation");
+    timing_compute(b->iteration_ms, s->epochs, &r.time);
+    r.upload_ms = b->upload_ms;
+
+    printf("summary (accuracy and loss computed on the host from the final parameters)\n");
+    printf("  train accuracy     %6.2f%% of %d images\n", 100.0 * r.train_accuracy,
+           b->run.train_images);
+    printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r.test_accuracy,
+           b->run.test_images);
+    printf("  final loss         %.6f (training cross-entropy)\n", r.final_loss);
+    printf("  ms per epoch       median %.3f  min %.3f  max %.3f  (%d epoch%s after %d warm-up)\n",
+           r.time.median_ms, r.time.min_ms, r.time.max_ms, r.time.measured,
+           r.time.measured == 1 ? "" : "s", r.time.warmup);
+    printf("  ms per mini-batch  %.4f (median epoch / %d mini-batches)\n",
+           r.time.median_ms / s->batches, s->batches);
+    printf("  training time      %.1f ms measured; upload %.1f ms and test-set evaluation "
+           "%.1f ms not in the per-epoch time\n",
+           r.time.total_ms, r.upload_ms, s->evaluation_ms);
+    fflush(stdout);
+
+    char err[ERROR_TEXT_SIZE];
+    int status = 0;
+    if (b->opts.csv_path && write_csv(s, b->opts.csv_path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", program_name, err);
+        status = 1;
+    }
+    if (b->opts.weights_path &&
+        report_write_weights(b->opts.weights_path, params, s->layout.count, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", program_name, err);
+        status = 1;
+    }
+    /* The bench row's iterations are epochs, and its ms are per epoch. */
+    if (b->opts.bench_path &&
+        report_append_bench(b->opts.bench_path, &b->run, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", program_name, err);
+        status = 1;
+    }
+    double *a1 = malloc((size_t)s->layout.hidden * sizeof *a1);
+    if (!a1) fatal(1, "out of host memory for the predictions");
+    predictor model = {&s->layout, params, a1};
+    if (b->opts.predictions_path) {
+        const mnist_set *t = &b->data.test;
+        unsigned char *pred = malloc((size_t)t->count);
+        if (!pred) fatal(1, "out of host memory for the predictions");
+        for (int i = 0; i < t->count; i++)
+            pred[i] = (unsigned char)predict(&model, t->images + (size_t)i * t->pixels);
+        if (report_write_predictions(b->opts.predictions_path, t->labels, pred, t->images,
+                                     t->count, t->pixels, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", program_name, err);
+            status = 1;
+        }
+        free(pred);
+    }
+    if (b->opts.view) viewer_run_model(&b->data.test, predict, &model);
+    free(a1);
+    return status;
+}
+
+void mlp_session_end(mlp_session *s)
+{
+    free(s->test_loss);
+    free(s->test_accuracy);
+    session_end(&s->base);
+    memset(s, 0, sizeof *s);
+}

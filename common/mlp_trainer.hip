@@ -1,0 +1,193 @@
+/* The GPU harness of chapter 09 (see mlp_trainer.h). Compiled per platform
+ * by the same compiler as the chapter: hipcc, nvcc, or the C++ compiler with
+ * the CPU executor's headers. Chapter 09 links it in place of
+ * gpu_trainer.hip. */
+#include "mlp_trainer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "mlp_session.h"
+#include "timing.h"
+
+#if defined(__HIPCPU__)
+#define PLATFORM_NAME "cpu"
+#elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
+#define PLATFORM_NAME "nvidia"
+#else
+#define PLATFORM_NAME "amd"
+#endif
+
+/* The helpers of gpu_trainer.h, defined here as in gpu_trainer.hip (which
+ * chapter 09 does not link: its main is the linear chapters'). */
+void hip_check(hipError_t status, const char *call, const char *file, int line)
+{
+    if (status == hipSuccess) return;
+    fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name, file, line, call,
+            hipGetErrorString(status));
+    exit(1);
+}
+
+void hip_check_launch(const char *kernel, const char *file, int line)
+{
+    hipError_t status = hipGetLastError();
+    if (status == hipSuccess) return;
+    fprintf(stderr, "%s: %s:%d: launch of kernel '%s' failed: %s\n", program_name, file, line,
+            kernel, hipGetErrorString(status));
+    exit(1);
+}
+
+void *gpu_alloc(size_t bytes, const char *what)
+{
+    void *pointer = NULL;
+    hipError_t status = hipMalloc(&pointer, bytes);
+    if (status != hipSuccess) {
+        fprintf(stderr, "%s: hipMalloc of %s (%zu bytes) failed: %s\n", program_name, what, bytes,
+                hipGetErrorString(status));
+        exit(1);
+    }
+    return pointer;
+}
+
+void gpu_free(void *pointer)
+{
+    if (pointer) HIP_CHECK(hipFree(pointer));
+}
+
+static void *upload(const void *host, size_t bytes, const char *what)
+{
+    void *device = gpu_alloc(bytes, what);
+    HIP_CHECK(hipMemcpy(device, host, bytes, hipMemcpyHostToDevice));
+    return device;
+}
+
+/* The records one epoch's kernels add into, on the device. */
+enum { TRAIN_LOSS, TEST_LOSS, RECORDS };
+
+int main(int argc, char **argv)
+{
+    mlp_session s;
+    mlp_session_begin(&s, argc, argv, chapter_name, PLATFORM_NAME);
+
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    hipDeviceProp_t properties;
+    HIP_CHECK(hipGetDeviceProperties(&properties, device));
+    char device_name[512];
+#if defined(__HIPCPU__) || defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
+    snprintf(device_name, sizeof device_name, "%s", properties.name);
+#else
+    snprintf(device_name, sizeof device_name, "%s (%s)", properties.name, properties.gcnArchName);
+#endif
+    mlp_session_start(&s, device_name);
+
+    const mnist_set *train = &s.base.data.train, *test = &s.base.data.test;
+    const mlp_layout *layout = &s.layout;
+    mlp_problem p;
+    memset(&p, 0, sizeof p);
+    p.hidden = layout->hidden;
+    p.batch = s.batch;
+    p.max_images = s.batch > MLP_EVALUATE_CHUNK ? s.batch : MLP_EVALUATE_CHUNK;
+    p.learning_rate = s.base.opts.learning_rate;
+
+    /* Images (as bytes: a quarter of the float features), labels and the
+     * parameters, uploaded once; reported apart. */
+    double t0 = timing_now_ms();
+    const unsigned int *train_pixels = (const unsigned int *)upload(
+        train->images, (size_t)train->count * MLP_INPUTS, "training images");
+    const uint8_t *train_labels = (const uint8_t *)upload(train->labels, (size_t)train->count,
+                                                          "training labels");
+    const unsigned int *test_pixels = (const unsigned int *)upload(
+        test->images, (size_t)test->count * MLP_INPUTS, "test images");
+    const uint8_t *test_labels = (const uint8_t *)upload(test->labels, (size_t)test->count,
+                                                         "test labels");
+    float *params = (float *)malloc(layout->count * sizeof(float));
+    int *order = (int *)malloc((size_t)train->count * sizeof(int));
+    if (!params || !order) fatal(1, "out of host memory for the parameters");
+    mlp_init_params(layout, params);
+    float *device_params = (float *)upload(params, layout->count * sizeof(float), "parameters");
+    p.w1 = device_params + layout->w1;
+    p.b1 = device_params + layout->b1;
+    p.w2 = device_params + layout->w2;
+    p.b2 = device_params + layout->b2;
+    int *device_order = (int *)gpu_alloc((size_t)train->count * sizeof(int), "order");
+    /* Per epoch: loss sums (float) and right predictions (unsigned). */
+    float *loss_sum = (float *)gpu_alloc((size_t)s.epochs * RECORDS * sizeof(float), "loss sums");
+    unsigned int *correct = (unsigned int *)gpu_alloc(
+        (size_t)s.epochs * RECORDS * sizeof(unsigned int), "accuracy counts");
+    HIP_CHECK(hipMemset(loss_sum, 0, (size_t)s.epochs * RECORDS * sizeof(float)));
+    HIP_CHECK(hipMemset(correct, 0, (size_t)s.epochs * RECORDS * sizeof(unsigned int)));
+    HIP_CHECK(hipDeviceSynchronize());
+    s.base.upload_ms = timing_now_ms() - t0;
+
+    void *scratch = NULL;
+    chapter_mlp_setup(&p, &scratch);
+    HIP_CHECK(hipDeviceSynchronize());
+
+    hipEvent_t start, stop;
+    HIP_CHECK(hipEventCreate(&start));
+    HIP_CHECK(hipEventCreate(&stop));
+    for (int e = 0; e < s.epochs; e++) {
+        /* The epoch's order: a few hundred KB, copied before its timing starts. */
+        mlp_shuffle(order, train->count, e);
+        HIP_CHECK(hipMemcpy(device_order, order, (size_t)train->count * sizeof(int),
+                            hipMemcpyHostToDevice));
+        mlp_batch batch = {train_pixels, train_labels, device_order, 0, 0,
+                           loss_sum + e * RECORDS + TRAIN_LOSS,
+                           correct + e * RECORDS + TRAIN_LOSS};
+        HIP_CHECK(hipEventRecord(start, 0));
+        for (int b = 0; b < s.batches; b++) {
+            batch.first = b * s.batch;
+            batch.count = mlp_batch_count(&s, b);
+            chapter_mlp_train(&p, scratch, &batch);
+        }
+        HIP_CHECK(hipEventRecord(stop, 0));
+
+        /* The test set at the epoch's final parameters, timed apart. */
+        HIP_CHECK(hipEventSynchronize(stop));
+        double evaluation_start = timing_now_ms();
+        mlp_batch eval = {test_pixels, test_labels, NULL, 0, 0, loss_sum + e * RECORDS + TEST_LOSS,
+                          correct + e * RECORDS + TEST_LOSS};
+        for (int first = 0; first < test->count; first += p.max_images) {
+            eval.first = first;
+            eval.count = test->count - first < p.max_images ? test->count - first : p.max_images;
+            chapter_mlp_evaluate(&p, scratch, &eval);
+        }
+        float sums[RECORDS];
+        unsigned int counts[RECORDS];
+        HIP_CHECK(hipMemcpy(sums, loss_sum + e * RECORDS, sizeof sums, hipMemcpyDeviceToHost));
+        HIP_CHECK(hipMemcpy(counts, correct + e * RECORDS, sizeof counts, hipMemcpyDeviceToHost));
+        s.evaluation_ms += timing_now_ms() - evaluation_start;
+
+        float ms = 0.0f;
+        HIP_CHECK(hipEventElapsedTime(&ms, start, stop));
+        s.base.iteration_ms[e] = ms;
+        s.base.loss[e] = sums[TRAIN_LOSS] / train->count;
+        s.base.train_accuracy[e] = (float)counts[TRAIN_LOSS] / train->count;
+        s.test_loss[e] = sums[TEST_LOSS] / test->count;
+        s.test_accuracy[e] = (float)counts[TEST_LOSS] / test->count;
+        mlp_session_epoch(&s, e);
+    }
+    HIP_CHECK(hipEventDestroy(start));
+    HIP_CHECK(hipEventDestroy(stop));
+
+    HIP_CHECK(hipMemcpy(params, device_params, layout->count * sizeof(float),
+                        hipMemcpyDeviceToHost));
+    chapter_mlp_teardown(scratch);
+    gpu_free(correct);
+    gpu_free(loss_sum);
+    gpu_free(device_order);
+    gpu_free(device_params);
+    gpu_free((void *)test_labels);
+    gpu_free((void *)test_pixels);
+    gpu_free((void *)train_labels);
+    gpu_free((void *)train_pixels);
+
+    int status = mlp_session_finish(&s, params);
+    free(order);
+    free(params);
+    mlp_session_end(&s);
+    return status;
+}
