@@ -13,14 +13,17 @@ COMPARE_ITERS := $(if $(filter file undefined default,$(origin ITERS)),$(if $(PL
 REPEATS ?= $(if $(PLOTS_ON_CPU),1,3)
 # make compare: train on the first N images only (--train-limit); empty: all 60000
 COMPARE_LIMIT ?=
+# The chapters that train the linear model, 00-08: their ms per iteration
+# compare. Extension chapters (09 on) train other models, per epoch.
+LINEAR_CHAPTERS := $(filter $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTERS))
 # make compare: which chapters (names or numbers), and where compare.tsv/.png go
-COMPARE_CHAPTERS ?= $(CHAPTERS)
+COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)
 COMPARE_DIR ?= plots
 # make plots: the chapter and iterations behind loss, accuracy and digits.
 # On the CPU executor the last chapter would need 300 x ~2-3 s, so chapter 00
 # (plain C, ~0.5 s per iteration, the same model and numbers) is the source,
 # for 200 iterations: about 2 minutes on the 2-core development machine.
-PLOT_CHAPTER ?= $(if $(PLOTS_ON_CPU),00,$(lastword $(CHAPTERS)))
+PLOT_CHAPTER ?= $(if $(PLOTS_ON_CPU),00,$(lastword $(LINEAR_CHAPTERS)))
 PLOT_ITERS ?= $(if $(PLOTS_ON_CPU),200,300)
 PLOT_LIMIT ?=
 PLOTS_DIR ?= plots
