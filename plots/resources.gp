@@ -44,7 +44,7 @@ set output out
 
 # One row per kernel, the first at the top; chapters alternate in colour.
 row_name(c, k) = c[1:2] . "  " . k
-chapter_number(c) = int(c[1:2])
+chapter_number(c) = 10 * int(c[1:1]) + int(c[2:2])  # digit by digit: "08" would read as octal
 colour(c) = chapter_number(c) % 2 ? 0x3b6fb6 : 0x7fa6d9
 spill_text(v, s, scratch) = (s > 0 || scratch > 0) ? sprintf("%d, %d spilled", v, s) : sprintf("%d", v)
 half = 0.36

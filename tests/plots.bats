@@ -69,7 +69,7 @@ sample_resources() { # FILE: a plots/resources.tsv with three kernels
         printf 'chapter\tkernel\tvgprs\tsgprs\tlds_bytes\tscratch_bytes\tvgpr_spills\tsgpr_spills\twaves_per_simd\n'
         printf '01-naive-gemm\tforward_scores\t17\t13\t0\t0\t0\t0\t10\n'
         printf '03-shared-memory-tiles\tforward_scores\t31\t28\t9472\t0\t0\t0\t8\n'
-        printf '03-shared-memory-tiles\tgradient\t90\t26\t5416\t64\t4\t0\t2\n'
+        printf '08-tuned-gfx906\tgradient\t90\t26\t5416\t64\t4\t0\t2\n' # "08": not octal
     } >"$1"
 }
 
