@@ -78,29 +78,17 @@ void mlp_session_epoch(const mlp_session *s, int e)
     fflush(stdout);
 }
 
-/* PATH.tmp.PID, renamed over PATH when complete (as common/report.c does). */
 static int write_csv(const mlp_session *s, const char *path, char *err, size_t err_size)
 {
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return error_set(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+    FILE *f = report_open_temporary(path, tmp, sizeof tmp, err, err_size);
+    if (!f) return -1;
     fprintf(f, "epoch,loss,train_accuracy,test_loss,test_accuracy\n");
     for (int e = 0; e < s->epochs; e++)
         fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g\n", e + 1, (double)s->base.loss[e],
                 (double)s->base.train_accuracy[e], (double)s->test_loss[e],
                 (double)s->test_accuracy[e]);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        return error_set(err, err_size, "%s: write failed: %s", path, strerror(errno));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return error_set(err, err_size, "%s: cannot replace: %s", path, strerror(e));
-    }
-    return 0;
+    return report_commit_file(f, tmp, path, err, err_size);
 }
 
 typedef struct {

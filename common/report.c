@@ -44,8 +44,7 @@ void report_summary(const report_run *run, const report_result *r)
     fflush(stdout);
 }
 
-/* Opens PATH.tmp.PID for writing; commit_file() renames it over PATH. */
-static FILE *open_temporary(const char *path, char *tmp, size_t tmp_size, char *err,
+FILE *report_open_temporary(const char *path, char *tmp, size_t tmp_size, char *err,
                             size_t err_size)
 {
     snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
@@ -54,7 +53,7 @@ static FILE *open_temporary(const char *path, char *tmp, size_t tmp_size, char *
     return f;
 }
 
-static int commit_file(FILE *f, const char *tmp, const char *path, char *err, size_t err_size)
+int report_commit_file(FILE *f, const char *tmp, const char *path, char *err, size_t err_size)
 {
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
@@ -73,19 +72,19 @@ int report_write_csv(const char *path, const float *loss, const float *train_acc
                      int iterations, char *err, size_t err_size)
 {
     char tmp[4096];
-    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    FILE *f = report_open_temporary(path, tmp, sizeof tmp, err, err_size);
     if (!f) return -1;
     fprintf(f, "iteration,loss,train_accuracy\n");
     for (int i = 0; i < iterations; i++)
         fprintf(f, "%d,%.9g,%.9g\n", i + 1, (double)loss[i], (double)train_accuracy[i]);
-    return commit_file(f, tmp, path, err, err_size);
+    return report_commit_file(f, tmp, path, err, err_size);
 }
 
 int report_write_weights(const char *path, const float *w, size_t count, char *err,
                          size_t err_size)
 {
     char tmp[4096];
-    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    FILE *f = report_open_temporary(path, tmp, sizeof tmp, err, err_size);
     if (!f) return -1;
     for (size_t i = 0; i < count; i++) { /* little-endian whatever the host */
         uint32_t bits;
@@ -94,7 +93,7 @@ int report_write_weights(const char *path, const float *w, size_t count, char *e
                               (unsigned char)(bits >> 16), (unsigned char)(bits >> 24)};
         fwrite(b, 1, sizeof b, f);
     }
-    return commit_file(f, tmp, path, err, err_size);
+    return report_commit_file(f, tmp, path, err, err_size);
 }
 
 #define BENCH_COLUMNS                                                                          \
@@ -105,7 +104,7 @@ int report_append_bench(const char *path, const report_run *run, const report_re
                         char *err, size_t err_size)
 {
     char tmp[4096];
-    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    FILE *f = report_open_temporary(path, tmp, sizeof tmp, err, err_size);
     if (!f) return -1;
     /* Copy the rows already there, then add ours: appending through a
      * temporary keeps the old file whole if this run is killed. */
@@ -134,7 +133,7 @@ int report_append_bench(const char *path, const report_run *run, const report_re
             run->platform, device, run->train_images, run->iterations, r->time.median_ms,
             r->time.min_ms, r->time.max_ms, r->train_accuracy, r->test_accuracy, r->final_loss,
             date);
-    return commit_file(f, tmp, path, err, err_size);
+    return report_commit_file(f, tmp, path, err, err_size);
 }
 
 int report_write_predictions(const char *path, const unsigned char *labels,
@@ -142,7 +141,7 @@ int report_write_predictions(const char *path, const unsigned char *labels,
                              int count, int pixels, char *err, size_t err_size)
 {
     char tmp[4096];
-    FILE *f = open_temporary(path, tmp, sizeof tmp, err, err_size);
+    FILE *f = report_open_temporary(path, tmp, sizeof tmp, err, err_size);
     if (!f) return -1;
     fprintf(f, "index\tlabel\tprediction\tpixels\n");
     for (int i = 0; i < count; i++) {
@@ -151,5 +150,5 @@ int report_write_predictions(const char *path, const unsigned char *labels,
         for (int k = 0; k < pixels; k++) fprintf(f, k ? ",%d" : "%d", img[k]);
         fputc('\n', f);
     }
-    return commit_file(f, tmp, path, err, err_size);
+    return report_commit_file(f, tmp, path, err, err_size);
 }

@@ -6,6 +6,7 @@
 #define COMMON_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "timing.h"
 
@@ -32,6 +33,13 @@ typedef struct {
 void report_header(const report_run *run);
 void report_progress(int iteration, double loss, double train_accuracy, double ms);
 void report_summary(const report_run *run, const report_result *result);
+
+/* Opens PATH.tmp.PID for writing (tmp receives that name); on failure returns
+ * NULL with a message. report_commit_file() closes it and renames it over
+ * PATH, or removes it and returns -1 with a message. */
+FILE *report_open_temporary(const char *path, char *tmp, size_t tmp_size, char *err,
+                            size_t err_size);
+int report_commit_file(FILE *f, const char *tmp, const char *path, char *err, size_t err_size);
 
 /* Each returns 0, or -1 with a message naming the file. */
 int report_write_csv(const char *path, const float *loss, const float *train_accuracy,
