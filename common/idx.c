@@ -222,7 +222,9 @@ int idx_load(const char *path, int dimensions, idx_array *out, char *err, size_t
         return error_set(err, err_size, "%s: no place to put the array", path);
     clear(out);
 
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a named pipe must not wait for a writer; the type
+     * check below then refuses it. No effect on regular files. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) {
         if (errno == EISDIR)
             return error_set(err, err_size, "%s: is a directory, not an IDX file", path);

@@ -131,6 +131,18 @@ expect_error_as_nobody() {
     expect_error 1 "$DATA/t10k-images-idx3-ubyte: is a directory, not an IDX file" "$DATA" 1
 }
 
+@test "a named pipe where a file should be: refused at once, no hang" {
+    rm "$DATA/train-labels-idx1-ubyte"
+    mkfifo "$DATA/train-labels-idx1-ubyte"
+    # timeout: before the fix, open() waited for a writer forever
+    for trainer in "${TRAINERS[@]}"; do
+        run timeout 20 "$trainer" "$DATA" 1
+        echo "$output"
+        [ "$status" -eq 1 ]
+        [ "$output" = "$(basename "$trainer"): $DATA/train-labels-idx1-ubyte: not a regular file" ]
+    done
+}
+
 # ---- Each loader failure, through the trainer ---------------------------------
 
 @test "empty file" {

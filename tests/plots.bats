@@ -308,14 +308,14 @@ EOF
     [[ "$output" == *"(ITERS=7 REPEATS=2 "* ]]
 }
 
-@test "make compare: every chapter end to end on the CPU executor, into COMPARE_DIR" {
+@test "make compare: every linear-model chapter (00-08) end to end on the CPU executor, into COMPARE_DIR" {
     local out=$BATS_TEST_TMPDIR/compare
     run make --no-print-directory compare HIP_PLATFORM=cpu ITERS=1 COMPARE_LIMIT=200 \
         COMPARE_DIR="$out" DATASET_DIR="$DATASET_DIR"
     echo "$output"
     [ "$status" -eq 0 ]
     local chapters
-    chapters=$(ls -d chapters/[0-9][0-9]-* | wc -l)
+    chapters=$(ls -d chapters/0[0-8]-* | wc -l) # extension chapters train per epoch: not compared
     [[ "$output" == *"[$chapters/$chapters]"* ]]
     [ "$(wc -l <"$out/compare.tsv")" -eq $((chapters + 1)) ]
     [ "$(awk -F '\t' 'NR > 1 && ($4 != 200 || $5 != 1 || $6 != 1) { bad++ } END { print bad + 0 }' "$out/compare.tsv")" -eq 0 ]
