@@ -88,6 +88,39 @@ $(CPU_BUILD)/%.o: %.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS)
 $(CPU_BUILD)/%: $(CPU_BUILD)/chapters/%/train.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
 
+# ---- The executor's trace build: make profile-N, make racecheck-N ------------
+# The chapter compiled by clang with a call to the executor before every load
+# and store (-fsanitize-coverage=trace-loads,trace-stores) and without
+# auto-vectorisation, so that the counts are the accesses the source asks
+# for. Never sanitized: its own checks are the point. See common/cpu/README.md.
+TRACE_CXX ?= clang++
+TRACE_BUILD := build/trace$(if $(filter 32,$(WAVE)),-wave32)
+TRACE_HOST_OBJS := $(HOST_SRCS:%=build/host/%.o)
+TRACE_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -DHIPCPU_TRACE=1 -DHIPCPU_WAVE_SIZE=$(WAVE)
+TRACE_INSTRUMENT := -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -fsanitize-coverage=func,trace-loads,trace-stores
+
+build/host/%.o: common/%.c $(HOST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out $(SAN_FLAGS),$(CFLAGS)) -Icommon -c $< -o $@
+
+$(TRACE_BUILD)/executor.o: $(EXECUTOR_SRCS) common/cpu/trace.cpp common/cpu/trace.h $(EXECUTOR_HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(TRACE_CXX) $(TRACE_CXXFLAGS) -Icommon/cpu -c common/cpu/hipcpu.cpp -o $(@D)/hipcpu.o
+	$(TRACE_CXX) $(TRACE_CXXFLAGS) -Icommon/cpu -c common/cpu/trace.cpp -o $(@D)/trace.o
+	$(if $(filter %.S,$(EXECUTOR_SRCS)),$(CC) -c $(filter %.S,$(EXECUTOR_SRCS)) -o $(@D)/fiber.o,: no assembly fiber switch for this machine)
+	ld -r $(@D)/hipcpu.o $(@D)/trace.o $(if $(filter %.S,$(EXECUTOR_SRCS)),$(@D)/fiber.o) -o $@
+
+$(TRACE_BUILD)/chapters/%/train.o: chapters/%/train.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(TRACE_CXX) $(TRACE_CXXFLAGS) $(TRACE_INSTRUMENT) -x c++ -Icommon/cpu -Icommon -c $< -o $@
+
+$(TRACE_BUILD)/common/%.o: common/%.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(TRACE_CXX) $(TRACE_CXXFLAGS) -x c++ -Icommon/cpu -Icommon -c $< -o $@
+
+$(TRACE_BUILD)/%: $(TRACE_BUILD)/chapters/%/train.o $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS)
+	$(TRACE_CXX) $^ $(LDLIBS) -o $@
+
 # ---- NVIDIA (nvcc, with common/nvidia/hip/hip_runtime.h) -------------------
 build/nvidia/%.o: %.hip $(HOST_HEADERS) common/nvidia/hip/hip_runtime.h
 	@mkdir -p $(@D)
@@ -129,6 +162,10 @@ build/amd/$(MLP): build/amd/chapters/$(MLP)/train.o build/amd/common/mlp_trainer
 		$(HOST_OBJS) $(MLP_HOST_OBJS)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
+$(TRACE_BUILD)/$(MLP): $(TRACE_BUILD)/chapters/$(MLP)/train.o $(TRACE_BUILD)/common/mlp_trainer.o \
+		$(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) $(addprefix build/host/,mlp_model.o mlp_reference.o mlp_session.o)
+	$(TRACE_CXX) $^ $(LDLIBS) -o $@
+
 # make chapter-9: ITERS counts epochs (MLP_EPOCHS, the chapter's default,
 # unless given; MLP_CPU_EPOCHS on the CPU executor), and LR is passed only
 # when given: the MLP's default learning rate is its own.
@@ -144,7 +181,8 @@ chapter-9 chapter-09 chapter-$(MLP): dataset
 	$(BUILD)/$(MLP) $(DATASET_DIR) $(if $(ITERS_GIVEN),$(ITERS),$(if $(MLP_SHORT),$(MLP_CPU_EPOCHS),$(MLP_EPOCHS))) $(if $(LR_GIVEN),$(LR)) $(ARGS)
 
 # ---- Reader targets --------------------------------------------------------
-.PHONY: help dataset chapter-% build build-% test fuzz clean resources isa-% diff-% hip-tools test-tools
+.PHONY: help dataset chapter-% build build-% test fuzz clean resources isa-% diff-% hip-tools test-tools \
+	profile-% racecheck-% trace-tests
 
 help:
 	@echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906."
@@ -155,6 +193,9 @@ help:
 	@echo "  make test           the whole test suite; ends with 'N passed, N failed'"
 	@echo "  make resources      gfx906 registers, LDS, spills, occupancy per kernel (also plots/resources.tsv)"
 	@echo "  make isa-N          chapter N's gfx906 assembly into build/isa/"
+	@echo "  make profile-N      chapter N's memory traffic per kernel, counted by the CPU executor, and a modelled"
+	@echo "                      gfx906 / H100 floor: build/profile/ (1 iteration, full MNIST; ARGS=\"--train-limit N\")"
+	@echo "  make racecheck-N    chapter N under the executor's race and uninitialised-read checks (RACECHECK_IMAGES=$(RACECHECK_IMAGES))"
 	@echo "  make diff-N         what chapter N changed against chapter N-1"
 	@echo "  make compare        time every chapter: plots/compare.tsv and .png (ITERS=$(COMPARE_ITERS) REPEATS=$(REPEATS) COMPARE_LIMIT=N)"
 	@echo "  make plots          loss, accuracy, digits, resources charts in plots/ (chapter $(PLOT_CHAPTER), PLOT_ITERS=$(PLOT_ITERS); FORMAT=svg)"
@@ -218,6 +259,23 @@ isa-%: hip-tools
 	  chapters/$(call chapter_dir,$*)/train.hip -o build/isa/$(call chapter_dir,$*).gfx906.s
 	@echo "wrote build/isa/$(call chapter_dir,$*).gfx906.s"
 
+# What the executor sees of chapter N: make profile-N (see common/cpu/README.md).
+# One iteration (chapter 09: one epoch) on full MNIST unless ARGS says otherwise.
+PROFILE_DIR := build/profile
+profile-%: dataset
+	@$(if $(filter-out 00-%,$(call chapter_dir,$*)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
+	@$(MAKE) --no-print-directory SANITIZE= $(TRACE_BUILD)/$(call chapter_dir,$*)
+	@bash common/cpu/profile.sh $(TRACE_BUILD)/$(call chapter_dir,$*) $(PROFILE_DIR) $(DATASET_DIR) $(ARGS)
+
+# Chapter N under the race checks: a few iterations on RACECHECK_IMAGES images.
+RACECHECK_IMAGES ?= 1037
+RACECHECK_ITERS ?= 2
+racecheck-%: dataset
+	@$(if $(filter-out 00-%,$(call chapter_dir,$*)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
+	@$(MAKE) --no-print-directory SANITIZE= $(TRACE_BUILD)/$(call chapter_dir,$*)
+	HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(call chapter_dir,$*) $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS)
+	@echo "racecheck: $(call chapter_dir,$*) is clean at wave $(WAVE): no race and no uninitialised shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images"
+
 # ---- Tests -----------------------------------------------------------------
 TEST_BUILD := build/tests$(SAN_SUFFIX)
 test-tools:
@@ -269,6 +327,26 @@ fuzz: $(FUZZER)
 	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
 	  -artifact_prefix=build/fuzz_crashes/ build/fuzz_work tests/fuzz_corpus
 
+# The trace build's tests (tests/racecheck.bats, tests/profile.bats): its
+# micro-kernels at both wave sizes, every GPU chapter's trace build at both,
+# and chapter 08 with the barrier before its loss sum deleted, which the race
+# check must catch. Never sanitized (see the trace build above).
+$(TRACE_BUILD)/test_trace: tests/test_trace.cpp $(TRACE_BUILD)/executor.o | test-tools
+	$(TRACE_CXX) $(TRACE_CXXFLAGS) $(TRACE_INSTRUMENT) -Icommon/cpu -Icommon $< $(TRACE_BUILD)/executor.o -lcmocka $(LDLIBS) -o $@
+
+$(TRACE_BUILD)/broken/08-missing-barrier.hip: chapters/08-tuned-gfx906/train.hip
+	@mkdir -p $(@D)
+	awk '/wave_hits\[wave\] = hits;/ { print; getline; print; getline; if ($$0 ~ /__syncthreads/) next } { print }' $< > $@
+	@! cmp -s $< $@ || { echo "$@: the barrier to delete was not found in $<" >&2; rm -f $@; exit 1; }
+
+$(TRACE_BUILD)/broken/08-missing-barrier: $(TRACE_BUILD)/broken/08-missing-barrier.hip $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS)
+	$(TRACE_CXX) $(TRACE_CXXFLAGS) $(TRACE_INSTRUMENT) -x c++ -Icommon/cpu -Icommon -c $< -o $@.o
+	$(TRACE_CXX) $@.o $(filter-out %.hip,$^) $(LDLIBS) -o $@
+
+trace-tests:
+	@$(MAKE) --no-print-directory SANITIZE= $(TRACE_BUILD)/test_trace $(TRACE_BUILD)/broken/08-missing-barrier \
+	  $(addprefix $(TRACE_BUILD)/,$(GPU_CHAPTERS))
+
 TEST_PROGRAMS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c)) $(TEST_BUILD)/compare_runs
 # Chapter 09's check also needs its comparison tool and its CPU reference.
 TEST_PROGRAMS += $(TEST_BUILD)/compare_mlp $(CPU_BUILD)/$(MLP)-reference
@@ -277,6 +355,8 @@ test: dataset test-tools
 	@$(MAKE) --no-print-directory $(TEST_PROGRAMS) $(TEST_BUILD)/test_executor $(addprefix $(CPU_BUILD)/,$(CHAPTERS)) $(FUZZER)
 	@$(MAKE) --no-print-directory WAVE=32 $(TEST_BUILD)/test_executor_wave32 $(addprefix build/cpu-wave32$(SAN_SUFFIX)/,$(GPU_CHAPTERS))
 	@$(MAKE) --no-print-directory SANITIZE=address,undefined build/tests-san/broken_kernel
+	@$(MAKE) --no-print-directory trace-tests
+	@$(MAKE) --no-print-directory WAVE=32 trace-tests
 	@TEST_BUILD=$(TEST_BUILD) CPU_BUILD=$(CPU_BUILD) SANITIZE=$(SANITIZE) NVCC=$(NVCC) \
 	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) DATASET_DIR=$(DATASET_DIR) \
 	  FUZZ_SECONDS=$(FUZZ_SECONDS) BROKEN_KERNEL_BINARY=build/tests-san/broken_kernel \

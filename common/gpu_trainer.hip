@@ -50,6 +50,9 @@ void *gpu_alloc(size_t bytes, const char *what)
                 hipGetErrorString(status));
         exit(1);
     }
+#if defined(__HIPCPU__)
+    hipcpu_name_allocation(pointer, what); /* the trace build's messages name it */
+#endif
     return pointer;
 }
 

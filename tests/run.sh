@@ -59,6 +59,10 @@ for program in "$TEST_BUILD"/test_*; do
     [ -x "$program" ] || continue
     run_tap "$(basename "$program")" "$program"
 done
+# The executor's trace build: its micro-kernels, at wave 64 and wave 32.
+for program in build/trace/test_trace build/trace-wave32/test_trace; do
+    run_tap "$program" "$program"
+done
 for file in tests/*.bats; do
     run_tap "$(basename "$file")" bats --tap "$file"
 done

@@ -34,6 +34,13 @@
 #include <mutex>
 #include <vector>
 
+#ifndef HIPCPU_TRACE
+#define HIPCPU_TRACE 0
+#endif
+#if HIPCPU_TRACE
+#include "trace.h"
+#endif
+
 #if defined(__SANITIZE_ADDRESS__)
 #define HIPCPU_ASAN 1
 #elif defined(__has_feature)
@@ -150,6 +157,8 @@ enum State : uint8_t {
     kRunning,
     kAtBarrier,  /* suspended in __syncthreads */
     kAtWaveOp,   /* suspended in a shuffle, ballot, any or all */
+    kAtAccess,   /* trace build: suspended at a memory access, so that a wave's
+                    lanes make their accesses in step */
     kDone        /* returned from the kernel */
 };
 
@@ -183,6 +192,7 @@ struct Executor {
     void *body;
     unsigned nthreads, nwaves;
     bool random;
+    bool tracing; /* trace build, with HIPCPU_PROFILE or HIPCPU_RACECHECK set */
     uint64_t seed, rng;
     /* The running block */
     Fiber fibers[kMaxThreads];
@@ -213,7 +223,13 @@ static Executor &ex = hipcpu_executor;
 extern "C" {
 const hipcpu_thread_view *hipcpu_current_thread = nullptr;
 dim3 hipcpu_block_idx, hipcpu_block_dim, hipcpu_grid_dim;
+unsigned hipcpu_current_linear = 0;
 }
+
+/* __shared__ variables live in this section (see hip_runtime.h); the linker
+ * defines its bounds. Weak: a program may have none. */
+extern "C" char __start_hipcpu_shared[] __attribute__((weak));
+extern "C" char __stop_hipcpu_shared[] __attribute__((weak));
 
 static std::mutex launch_mutex;         /* one launch at a time in the process */
 static thread_local bool in_launch;     /* catches launches from inside a kernel */
@@ -251,6 +267,27 @@ static void die_in_block(const char *format, ...) {
     va_end(args);
     die("kernel '%s' block (%u,%u,%u): %s", ex.kernel, D3(hipcpu_block_idx), text);
 }
+
+#if HIPCPU_TRACE
+/* The same two, for the tracer. */
+void hipcpu_die(const char *format, ...) {
+    char text[1024];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    die("%s", text);
+}
+
+void hipcpu_die_in_block(const char *format, ...) {
+    char text[768];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    die_in_block("%s", text);
+}
+#endif
 
 static const char *op_name(int kind) {
     switch (kind) {
@@ -357,6 +394,7 @@ static void install_overflow_handler() {}
 static inline void set_current(Fiber *t) {
     ex.current = t;
     hipcpu_current_thread = t ? &t->view : nullptr;
+    hipcpu_current_linear = t ? unsigned(t - ex.fibers) : 0;
 }
 
 /* Takes the next fiber of the round and returns the worker to switch to, or
@@ -460,10 +498,14 @@ static void suspend(Fiber *t, State s) {
     t->state = s;
     if (s == kAtBarrier)
         ex.at_barrier++;
-    else
+    else if (s == kAtWaveOp)
         ex.waves[t->wave].at_op++;
     switch_worker(t->worker, next_in_round());
 }
+
+#if HIPCPU_TRACE
+void hipcpu_suspend_at_access(void) { suspend(ex.current, kAtAccess); }
+#endif
 
 /* ---- Scheduling ------------------------------------------------------------- */
 
@@ -521,6 +563,9 @@ static bool complete_wave_op(Wave &wave) {
                      other->state == kDone ? "returned without reaching it"
                                            : "is waiting at __syncthreads instead");
     }
+#if HIPCPU_TRACE
+    if (ex.tracing) trace_wave_op(wave_id, op->op_kind);
+#endif
     for (unsigned i = 0; i < wave.lanes; i++) {
         if (lanes[i].op_kind != op->op_kind || lanes[i].op_width != op->op_width)
             die_in_block("lanes of wave %u reached different wave operations: thread (%u,%u,%u) called %s "
@@ -534,10 +579,45 @@ static bool complete_wave_op(Wave &wave) {
     return true;
 }
 
+/* One round of a wave, then what follows from it. Returns true if the wave
+ * has more to run before the barrier: lanes stopped at a memory access (trace
+ * build), or a wave operation that every lane reached. */
+static bool step_wave(Wave &wave) {
+    build_round(wave);
+    run_round();
+#if HIPCPU_TRACE
+    if (ex.tracing) {
+        uint64_t live = 0;
+        unsigned at_access = 0;
+        for (unsigned i = 0; i < wave.lanes; i++) {
+            Fiber &lane = ex.fibers[wave.first + i];
+            live |= uint64_t(lane.state != kDone) << i;
+            if (lane.state == kAtAccess) {
+                lane.state = kReady;
+                at_access++;
+            }
+        }
+        trace_round_end(unsigned(&wave - ex.waves), wave.first, wave.lanes, live, at_access);
+        if (at_access) return true;
+    }
+#endif
+    return complete_wave_op(wave);
+}
+
+/* A GPU hands a block whatever its LDS held before: garbage. So every block
+ * starts with its __shared__ variables filled with 0xFF bytes (NaN as float,
+ * -1 as int), and a kernel that reads shared memory it has not written gets
+ * a visibly wrong answer rather than the zeros of a fresh program. */
+static void poison_shared_memory() {
+    if (__start_hipcpu_shared && __stop_hipcpu_shared > __start_hipcpu_shared)
+        memset(__start_hipcpu_shared, 0xFF, size_t(__stop_hipcpu_shared - __start_hipcpu_shared));
+}
+
 /* Runs the block whose index is in hipcpu_block_idx, one barrier phase at a
  * time. In-order mode finishes wave 0's phase, then wave 1's, and so on; the
  * random mode interleaves the waves at every wave operation. */
 static void run_block() {
+    poison_shared_memory();
     for (unsigned i = 0; i < ex.nthreads; i++) ex.fibers[i].state = kNotStarted;
     for (unsigned w = 0; w < ex.nwaves; w++) {
         ex.waves[w].parity = 0;
@@ -546,21 +626,15 @@ static void run_block() {
     ex.at_barrier = 0;
     for (;;) {
         if (!ex.random) {
-            for (unsigned w = 0; w < ex.nwaves; w++) {
-                do {
-                    build_round(ex.waves[w]);
-                    run_round();
-                } while (complete_wave_op(ex.waves[w]));
-            }
+            for (unsigned w = 0; w < ex.nwaves; w++)
+                while (step_wave(ex.waves[w])) {
+                }
         } else {
             unsigned active[kMaxWaves], n = ex.nwaves;
             for (unsigned w = 0; w < n; w++) active[w] = w;
             while (n > 0) {
                 unsigned k = unsigned(random_below(n));
-                Wave &wave = ex.waves[active[k]];
-                build_round(wave);
-                run_round();
-                if (!complete_wave_op(wave)) active[k] = active[--n];
+                if (!step_wave(ex.waves[active[k]])) active[k] = active[--n];
             }
         }
         /* Every thread is now at the barrier or done. */
@@ -573,6 +647,9 @@ static void run_block() {
         }
         for (unsigned i = 0; i < ex.nthreads; i++) ex.fibers[i].state = kReady;
         ex.at_barrier = 0;
+#if HIPCPU_TRACE
+        if (ex.tracing) trace_barrier();
+#endif
     }
 }
 
@@ -688,6 +765,19 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
     in_launch = true;
     read_schedule();
     install_overflow_handler();
+#if HIPCPU_TRACE
+    ex.tracing = trace_enabled();
+    if (ex.tracing) trace_launch_begin(kernel_name, grid, block);
+#else
+    static bool checked_environment;
+    if (!checked_environment) {
+        checked_environment = true;
+        for (const char *name : {"HIPCPU_PROFILE", "HIPCPU_RACECHECK"})
+            if (getenv(name) && *getenv(name))
+                die("%s needs the executor's trace build (make profile-N or make racecheck-N); this "
+                    "program was built without it", name);
+    }
+#endif
     ex.kernel = kernel_name;
     ex.invoke = invoke;
     ex.body = body;
@@ -718,8 +808,14 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
         const uint64_t id = !permutation.empty() ? permutation[b] : (a * b + c) % nblocks;
         hipcpu_block_idx = dim3(uint32_t(id % grid.x), uint32_t(id / grid.x % grid.y),
                                 uint32_t(id / grid.x / grid.y));
+#if HIPCPU_TRACE
+        if (ex.tracing) trace_block_begin(id);
+#endif
         run_block();
     }
+#if HIPCPU_TRACE
+    if (ex.tracing) trace_launch_end();
+#endif
     in_launch = false;
     return hipSuccess;
 }
@@ -783,12 +879,27 @@ hipError_t hipMalloc(void **ptr, size_t size) {
 #endif
     memset(p, 0xFF, size); /* device memory starts as garbage, not zeros: NaN, -1 */
     *ptr = p;
+#if HIPCPU_TRACE
+    trace_alloc(p, size);
+#endif
     return hipSuccess;
 }
 
 hipError_t hipFree(void *ptr) {
+#if HIPCPU_TRACE
+    if (ptr) trace_free(ptr);
+#endif
     free(ptr);
     return hipSuccess;
+}
+
+void hipcpu_name_allocation(const void *ptr, const char *name) {
+#if HIPCPU_TRACE
+    if (ptr && name) trace_name(ptr, name);
+#else
+    (void)ptr;
+    (void)name;
+#endif
 }
 
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int) {

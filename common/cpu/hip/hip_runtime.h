@@ -43,10 +43,12 @@
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 /* Blocks of a launch run one after another on one OS thread, so a
- * function-static array is private to the running block. Unlike a GPU, its
- * contents persist from one block to the next: reading shared memory before
- * writing it is not caught. Dynamic (extern) shared memory is not supported. */
-#define __shared__ static
+ * function-static array is private to the running block. They all live in
+ * one linker section, which the executor fills with 0xFF bytes when each
+ * block starts (a GPU leaves garbage there too) and which the trace build
+ * tells apart from global memory. Dynamic (extern) shared memory is not
+ * supported. */
+#define __shared__ static __attribute__((section("hipcpu_shared")))
 
 /* ---- Thread coordinates ---------------------------------------------------- */
 
@@ -159,11 +161,26 @@ inline unsigned int __lane_id(void) {
 /* ---- Atomics --------------------------------------------------------------- */
 
 /* Fibers switch only inside __syncthreads and wave operations, so a plain
- * read-modify-write is atomic here. Each returns the old value. */
+ * read-modify-write is atomic here. Each returns the old value.
+ *
+ * In the trace build the executor is told of each atomic first: it counts
+ * it, and lets its read and write through as one atomic access, not as a
+ * plain load and store. */
+#ifdef HIPCPU_TRACE
+extern "C" void hipcpu_atomic_begin(const void *address, unsigned size);
+extern "C" void hipcpu_atomic_end(void);
+#define HIPCPU_ATOMIC_BEGIN(address) hipcpu_atomic_begin(address, sizeof *(address))
+#define HIPCPU_ATOMIC_END() hipcpu_atomic_end()
+#else
+#define HIPCPU_ATOMIC_BEGIN(address) ((void)0)
+#define HIPCPU_ATOMIC_END() ((void)0)
+#endif
 #define HIPCPU_ATOMIC(name, T, expr)                                                      \
     inline T name(T *address, T val) {                                                     \
+        HIPCPU_ATOMIC_BEGIN(address);                                                      \
         T old = *address;                                                                  \
         *address = (expr);                                                                 \
+        HIPCPU_ATOMIC_END();                                                               \
         return old;                                                                        \
     }
 #define HIPCPU_ATOMIC_INTEGER(T)                                                          \
@@ -176,8 +193,10 @@ inline unsigned int __lane_id(void) {
     HIPCPU_ATOMIC(atomicOr, T, old | val)                                                  \
     HIPCPU_ATOMIC(atomicXor, T, old ^ val)                                                 \
     inline T atomicCAS(T *address, T compare, T val) {                                     \
+        HIPCPU_ATOMIC_BEGIN(address);                                                      \
         T old = *address;                                                                  \
         if (old == compare) *address = val;                                                \
+        HIPCPU_ATOMIC_END();                                                               \
         return old;                                                                        \
     }
 HIPCPU_ATOMIC_INTEGER(int)
@@ -349,6 +368,10 @@ hipError_t hipGetLastError(void);  /* returns the last error and resets it */
 hipError_t hipPeekAtLastError(void);
 const char *hipGetErrorString(hipError_t error);
 const char *hipGetErrorName(hipError_t error);
+
+/* Not HIP: gives a device allocation a name for the trace build's messages
+ * (e.g. "x_rows"); does nothing in other builds. */
+void hipcpu_name_allocation(const void *ptr, const char *name);
 }
 
 template <typename T> inline hipError_t hipMalloc(T **ptr, size_t size) {

@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# The executor's race checks (make racecheck-N; common/cpu/README.md): every
+# GPU chapter's trace build, 2 iterations on 1,037 images, at wave 64 and at
+# wave 32, must finish with no race and no uninitialised shared-memory read.
+# Chapter 08 with the barrier before its loss sum deleted must be caught.
+# `make test` builds the trace binaries (make trace-tests, WAVE=32 too).
+
+load helpers
+load small_dataset
+
+TRACE64=build/trace
+TRACE32=build/trace-wave32
+
+# racecheck BINARY [DATASET]: the race-checked run, which must be clean.
+racecheck() {
+    run env HIPCPU_RACECHECK=1 "$1" "${2:-$DATASET_DIR}" 2 --train-limit 1037 --quiet
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *hipcpu:* ]]
+}
+
+
+@test "racecheck: chapter 01 is clean at wave 64" {
+    racecheck "$(chapter_binary 01 $TRACE64)"
+}
+
+@test "racecheck: chapter 01 is clean at wave 32" {
+    racecheck "$(chapter_binary 01 $TRACE32)"
+}
+
+@test "racecheck: chapter 02 is clean at wave 64" {
+    racecheck "$(chapter_binary 02 $TRACE64)"
+}
+
+@test "racecheck: chapter 02 is clean at wave 32" {
+    racecheck "$(chapter_binary 02 $TRACE32)"
+}
+
+@test "racecheck: chapter 03 is clean at wave 64" {
+    racecheck "$(chapter_binary 03 $TRACE64)"
+}
+
+@test "racecheck: chapter 03 is clean at wave 32" {
+    racecheck "$(chapter_binary 03 $TRACE32)"
+}
+
+@test "racecheck: chapter 04 is clean at wave 64" {
+    racecheck "$(chapter_binary 04 $TRACE64)"
+}
+
+@test "racecheck: chapter 04 is clean at wave 32" {
+    racecheck "$(chapter_binary 04 $TRACE32)"
+}
+
+@test "racecheck: chapter 05 is clean at wave 64" {
+    racecheck "$(chapter_binary 05 $TRACE64)"
+}
+
+@test "racecheck: chapter 05 is clean at wave 32" {
+    racecheck "$(chapter_binary 05 $TRACE32)"
+}
+
+@test "racecheck: chapter 06 is clean at wave 64" {
+    racecheck "$(chapter_binary 06 $TRACE64)"
+}
+
+@test "racecheck: chapter 06 is clean at wave 32" {
+    racecheck "$(chapter_binary 06 $TRACE32)"
+}
+
+@test "racecheck: chapter 07 is clean at wave 64" {
+    racecheck "$(chapter_binary 07 $TRACE64)"
+}
+
+@test "racecheck: chapter 07 is clean at wave 32" {
+    racecheck "$(chapter_binary 07 $TRACE32)"
+}
+
+@test "racecheck: chapter 08 is clean at wave 64" {
+    racecheck "$(chapter_binary 08 $TRACE64)"
+}
+
+@test "racecheck: chapter 08 is clean at wave 32" {
+    racecheck "$(chapter_binary 08 $TRACE32)"
+}
+
+# Chapter 09 evaluates the test set on the device each epoch: a small one.
+@test "racecheck: chapter 09 is clean at wave 64 and at wave 32" {
+    small_dataset "$BATS_TEST_TMPDIR/data" 1037 64
+    racecheck "$(chapter_binary 09 "$TRACE64")" "$BATS_TEST_TMPDIR/data"
+    racecheck "$(chapter_binary 09 "$TRACE32")" "$BATS_TEST_TMPDIR/data"
+}
+
+@test "racecheck: catches chapter 08 without the barrier before its loss sum, at wave 64" {
+    run env HIPCPU_RACECHECK=1 $TRACE64/broken/08-missing-barrier "$DATASET_DIR" 2 --train-limit 1037 --quiet
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"hipcpu: kernel 'train_step' block ("* ]]
+    [[ "$output" == *"wave_loss"* ]]
+    [[ "$output" == *"08-missing-barrier.hip:"* ]]
+}
+
+@test "racecheck: catches chapter 08 without the barrier before its loss sum, at wave 32" {
+    run env HIPCPU_RACECHECK=1 $TRACE32/broken/08-missing-barrier "$DATASET_DIR" 2 --train-limit 1037 --quiet
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"hipcpu: kernel 'train_step' block ("* ]]
+    [[ "$output" == *"wave_loss"* ]]
+    [[ "$output" == *"08-missing-barrier.hip:"* ]]
+}
+
+@test "racecheck: the same chapter without the check diverges: shared memory starts as garbage, not zeros" {
+    run "$TRACE64/broken/08-missing-barrier" "$DATASET_DIR" 2 --train-limit 1037 --quiet
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"diverged"* ]]
+}
+
+@test "racecheck: make racecheck-8 passes on the chapter as it is" {
+    run make --no-print-directory racecheck-8 RACECHECK_ITERS=1
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"racecheck: 08-tuned-gfx906 is clean at wave 64"* ]]
+}
