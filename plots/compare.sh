@@ -13,6 +13,11 @@
 #   --out-dir DIR     where compare.tsv and the picture go (default plots)
 #   --format FMT      png (default) or svg
 #   --devices FILE    known devices and their peaks (default plots/devices.tsv)
+#   --profiles DIR    CPU platform: also chart each GPU chapter's modelled
+#                     gfx906 floor and bytes moved, from DIR/CHAPTER.tsv
+#                     (make profile-N), made with --trace-build DIR when
+#                     missing or of another image count
+#   --trace-build DIR the chapters' trace builds (build/trace)
 #
 # compare.tsv has one row per chapter: median_ms is the median of the runs'
 # median ms per iteration; min_ms and max_ms the fastest and slowest timed
@@ -25,6 +30,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build='' platform=cpu dataset=dataset iters=5 repeats=1 limit='' out_dir=plots format=png
 devices=$here/devices.tsv
+profiles='' trace_build=''
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
 die() {
@@ -42,6 +48,8 @@ while [ $# -gt 0 ]; do
     --out-dir) out_dir=$2; shift 2 ;;
     --format) format=$2; shift 2 ;;
     --devices) devices=$2; shift 2 ;;
+    --profiles) profiles=$2; shift 2 ;;
+    --trace-build) trace_build=$2; shift 2 ;;
     --) shift; break ;;
     -*) die "unknown option '$1' (see the top of $0)" ;;
     *) break ;;
@@ -158,7 +166,7 @@ title="make compare: ms per full-batch training iteration, $images MNIST images"
 title+=$'\n'"device: $device, platform $platform; $run_iters iterations$timed x $repeats run(s) per chapter; $date"
 floor_args=()
 if [ "$platform" = cpu ]; then
-    title+=$'\n'"measured on the CPU executor (one thread of $(host_cpu), $(nproc) cores): a correctness tool, not a GPU; no bytes/FLOPs floor"
+    title+=$'\n'"measured on the CPU executor (one thread of $(host_cpu), $(nproc) cores): a correctness tool, not a GPU; the modelled gfx906 floor is in compare-floor"
 else
     # The bytes/FLOPs model of one iteration over N images: forward and
     # gradient are 2 x 10 x 785 x N multiply-adds; the pixels are read at
@@ -192,8 +200,45 @@ gnuplot -e "data=$(gp_string "$work/compare.tsv"); out=$(gp_string "$picture"); 
     -e "title=$(gp_string "$title")" ${floor_args[@]+"${floor_args[@]}"} "$here/compare.gp" ||
     die "gnuplot failed on $work/compare.tsv"
 
+# On the CPU executor, milliseconds say little about a GPU: chart what the
+# trace build counted, and the gfx906 floor modelled from it, beside them.
+floor_picture=
+if [ -n "$profiles" ]; then
+    printf 'chapter\tfloor_gfx906_ms\tfloor_h100_ms\tunique_mb\tsegment_mb\timages\n' >"$work/floor.tsv"
+    for chapter in "${chapters[@]}"; do
+        case $chapter in 00-*) continue ;; esac
+        tsv=$profiles/$chapter.tsv
+        have=$(awk -F '\t' 'NR == 2 { print $NF }' "$tsv" 2>/dev/null || true)
+        if [ "$have" != "$images" ] || [ "$tsv" -ot "$trace_build/$chapter" ]; then
+            echo "compare: counting $chapter's memory traffic on $images images (make profile-N; a minute or two)"
+            bash "$here/../common/cpu/profile.sh" "$trace_build/$chapter" "$profiles" "$dataset" \
+                ${limit:+--train-limit "$limit"} >"$work/profile.log" 2>&1 || {
+                cat "$work/profile.log" >&2
+                die "the profile of $chapter failed"
+            }
+        fi
+        awk -F '\t' -v chapter="$chapter" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            { g += $col["floor_gfx906_ms"]; h += $col["floor_h100_ms"]; u += $col["unique_bytes"]
+              s += 64 * ($col["global_load_segments"] + $col["global_store_segments"]); n = $col["images"] }
+            END { printf "%s\t%.6f\t%.6f\t%.3f\t%.3f\t%s\n", chapter, g, h, u / 1e6, s / 1e6, n }' "$tsv" >>"$work/floor.tsv"
+    done
+    floor_picture=$work/compare-floor.$format
+    floor_title="make compare: one training iteration on $images MNIST images, counted by the CPU executor (make profile-N), $date"
+    floor_title+=$'\n'"the floors are a model (common/cpu/floor_devices.tsv), not measurements; the counts model the source's accesses, no caches"
+    gnuplot -e "data=$(gp_string "$work/floor.tsv"); out=$(gp_string "$floor_picture"); format='$format'" \
+        -e "title=$(gp_string "$floor_title")" "$here/compare-floor.gp" ||
+        die "gnuplot failed on $work/floor.tsv"
+fi
+
 mv "$work/compare.tsv" "$out_dir/compare.tsv"
 mv "$picture" "$out_dir/compare.$format"
+if [ -n "$floor_picture" ]; then
+    mv "$work/floor.tsv" "$out_dir/compare-floor.tsv"
+    mv "$floor_picture" "$out_dir/compare-floor.$format"
+    echo
+    column -t -s $'\t' "$out_dir/compare-floor.tsv"
+    echo "compare: wrote $out_dir/compare-floor.tsv and $out_dir/compare-floor.$format (modelled, from the executor's counts)"
+fi
 echo
 column -t -s $'\t' <(cut -f 1,7-9,12,14 "$out_dir/compare.tsv")
 echo "compare: wrote $out_dir/compare.tsv and $out_dir/compare.$format in $(clock $(($(now_ms) - started)))" \

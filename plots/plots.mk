@@ -44,10 +44,15 @@ PLOT_CHAPTER_DIR = $(or $(call chapter_dir,$(PLOT_CHAPTER)),$(error PLOT_CHAPTER
 plot-tools:
 	@common/require.sh gnuplot-nox
 
+# On the CPU platform make compare also charts each GPU chapter's modelled
+# gfx906 floor and bytes moved (compare-floor), from its trace build.
+COMPARE_TRACED = $(if $(PLOTS_ON_CPU),$(filter-out 00-%,$(COMPARE_CHAPTER_DIRS)))
 compare: $(PLOTS_DATASET) plot-tools
 	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
 	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/,$(COMPARE_CHAPTER_DIRS))
+	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory SANITIZE= $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)))
 	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) \
+	  $(if $(COMPARE_TRACED),--profiles $(PROFILE_DIR) --trace-build $(TRACE_BUILD)) \
 	  --iters $(COMPARE_ITERS) --repeats $(REPEATS) $(if $(COMPARE_LIMIT),--limit $(COMPARE_LIMIT)) \
 	  --out-dir $(COMPARE_DIR) --format $(FORMAT) $(COMPARE_CHAPTER_DIRS)
 

@@ -55,7 +55,7 @@ END {
              "global_store_segments\tglobal_store_sectors\tunique_bytes\tlds_requests\tlds_read_requests\t" \
              "lds_write_requests\tlds_bytes\tlds_bank_cycles\tbarriers\tshuffles\tatomics\t" \
              "atomics_max_one_address\tflops\twaves_per_simd_gfx906\tfill_gfx906\tfloor_gfx906_ms\t" \
-             "floor_h100_ms\tbound_gfx906\tbound_h100"
+             "floor_h100_ms\tbound_gfx906\tbound_h100\timages"
     print header > out
     printf "%s: what the CPU executor saw in 1 %s on %d images (wave %d; %d s)\n", chapter,
         chapter ~ /^09-/ ? "epoch" : "iteration", images, wave, seconds
@@ -81,7 +81,7 @@ END {
               "global_store_sectors unique_bytes lds_requests lds_read_requests lds_write_requests lds_bytes " \
               "lds_bank_cycles barriers shuffles atomics atomics_max_one_address", names, " ")
         for (j = 1; j in names; j++) row = row "\t" v[i, names[j]]
-        row = row "\t" flops "\t" wps "\t" fill "\t" sprintf("%.6f", fg) "\t" sprintf("%.6f", fh) "\t" bg "\t" bh
+        row = row "\t" flops "\t" wps "\t" fill "\t" sprintf("%.6f", fg) "\t" sprintf("%.6f", fh) "\t" bg "\t" bh "\t" images
         print row > out
         printf fmt, k, v[i, "launches"], per_launch, fill != "" ? sprintf("%.0f%%", 100 * fill) : "-",
             v[i, "global_load_requests"], ratio(v[i, "global_load_segments"], v[i, "global_load_requests"]),
