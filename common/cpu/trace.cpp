@@ -76,6 +76,7 @@ struct Site {
     std::string kernel;   /* the kernel it was first seen in */
     std::string location; /* "file:line", resolved when needed */
     int line_id;          /* location as a number, for merging; -1 unresolved */
+    bool no_line;         /* the compiler gave it no source line: a load it moved (see race_check) */
     uintptr_t first_addr; /* the first address it accessed */
     std::string buffer;   /* the device buffer of that address, or empty (shared) */
     uint8_t kind;
@@ -204,6 +205,8 @@ void resolve(Site &site) {
         chosen = text;
     }
     if (!cwd.empty() && chosen.compare(0, cwd.size(), cwd) == 0) chosen.erase(0, cwd.size());
+    site.no_line = chosen.size() >= 2 && (chosen.compare(chosen.size() - 2, 2, ":?") == 0 ||
+                                          chosen.compare(chosen.size() - 2, 2, ":0") == 0);
     site.location = chosen;
     auto it = line_ids.emplace(chosen, int(line_ids.size())).first;
     site.line_id = it->second;
@@ -226,7 +229,7 @@ uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
         s.first_addr = addr;
         s.buffer = buffer_name_at(addr);
         sites.push_back(s);
-        if (profile_on) resolve(sites.back()); /* merging compares lines */
+        resolve(sites.back()); /* merging compares lines; the race check skips moved loads */
     }
     cache_pc[slot] = pc;
     cache_site[slot] = site_table_index[h];
@@ -371,6 +374,7 @@ std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
 
 struct Access {
     uintptr_t addr;
+    uint64_t merged;  /* a bit per call site (modulo 64) widened into it */
     uint32_t site, n;
     uint16_t size;
     uint8_t kind, space;
@@ -529,9 +533,15 @@ void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint3
     for (int pass = 0; pass < 2; pass++) {
         if (l.length) {
             Access &open = l.log[l.length - 1];
+            /* Other instructions of the same line, on the next bytes: one wider
+             * access, as a struct copy or an unrolled body compiles to on a GPU.
+             * The same instruction again is a loop's next iteration: not merged. */
+            const uint64_t bit = uint64_t(1) << (site % 64);
             if (open.kind == kind && open.space == space && open.addr + open.size == addr &&
-                open.size + size <= kMergeLimit && sites[open.site].line_id == sites[site].line_id) {
-                open.size = uint16_t(open.size + size); /* one wider access, as a struct copy compiles to */
+                open.size + size <= kMergeLimit && !(open.merged & bit) &&
+                sites[open.site].line_id == sites[site].line_id) {
+                open.size = uint16_t(open.size + size);
+                open.merged |= bit;
                 return;
             }
         }
@@ -541,7 +551,8 @@ void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint3
     }
     uint32_t &count = site_counts[size_t(site) * kMaxThreads + thread];
     if (count++ == 0) l.counted.push_back(site);
-    l.log[l.length++] = {addr, site, count, uint16_t(size), uint8_t(kind), uint8_t(space), true};
+    l.log[l.length++] = {addr, uint64_t(1) << (site % 64), site, count, uint16_t(size), uint8_t(kind),
+                         uint8_t(space), true};
 }
 
 void mark_touched(Alloc *a, uintptr_t addr, unsigned size) {
@@ -694,7 +705,10 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
         space = kGlobal;
     }
     const uint32_t site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
-    if (race_on) race_check(addr, size, kind, space, a, site);
+    /* A load the compiler gave no source line is one it moved, e.g. made
+     * unconditional from `if (t == 0) v = tile[0]` (it keeps only thread 0's
+     * value): not the program's access, so not a race. */
+    if (race_on && !(kind == kLoad && sites[site].no_line)) race_check(addr, size, kind, space, a, site);
     if (profile_on) {
         if (a) mark_touched(a, addr, size);
         profile_access(addr, size, kind, space, site);
