@@ -14,7 +14,7 @@
 #   --format FMT      png (default) or svg
 #   --devices FILE    known devices and their peaks (default plots/devices.tsv)
 #   --profiles DIR    CPU platform: also chart each GPU chapter's modelled
-#                     gfx906 floor and bytes moved, from DIR/CHAPTER.tsv
+#                     gfx906 floor and bytes moved, from DIR/IMAGES/CHAPTER.tsv
 #                     (make profile-N), made with --trace-build DIR when
 #                     missing or of another image count
 #   --trace-build DIR the chapters' trace builds (build/trace)
@@ -207,11 +207,11 @@ if [ -n "$profiles" ]; then
     printf 'chapter\tfloor_gfx906_ms\tfloor_h100_ms\tunique_mb\tsegment_mb\timages\n' >"$work/floor.tsv"
     for chapter in "${chapters[@]}"; do
         case $chapter in 00-*) continue ;; esac
-        tsv=$profiles/$chapter.tsv
+        tsv=$profiles/$images/$chapter.tsv
         have=$(awk -F '\t' 'NR == 2 { print $NF }' "$tsv" 2>/dev/null || true)
         if [ "$have" != "$images" ] || [ "$tsv" -ot "$trace_build/$chapter" ]; then
             echo "compare: counting $chapter's memory traffic on $images images (make profile-N; a minute or two)"
-            bash "$here/../common/cpu/profile.sh" "$trace_build/$chapter" "$profiles" "$dataset" \
+            bash "$here/../common/cpu/profile.sh" "$trace_build/$chapter" "$profiles/$images" "$dataset" \
                 ${limit:+--train-limit "$limit"} >"$work/profile.log" 2>&1 || {
                 cat "$work/profile.log" >&2
                 die "the profile of $chapter failed"

@@ -52,7 +52,7 @@ compare: $(PLOTS_DATASET) plot-tools
 	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/,$(COMPARE_CHAPTER_DIRS))
 	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory SANITIZE= $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)))
 	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) \
-	  $(if $(COMPARE_TRACED),--profiles $(PROFILE_DIR) --trace-build $(TRACE_BUILD)) \
+	  $(if $(COMPARE_TRACED),--profiles $(PROFILE_DIR)/compare --trace-build $(TRACE_BUILD)) \
 	  --iters $(COMPARE_ITERS) --repeats $(REPEATS) $(if $(COMPARE_LIMIT),--limit $(COMPARE_LIMIT)) \
 	  --out-dir $(COMPARE_DIR) --format $(FORMAT) $(COMPARE_CHAPTER_DIRS)
 

@@ -93,11 +93,10 @@ const char *current_kernel = "";
 
 /* ---- Symbols: call sites to file:line, addresses to variable names ---------- */
 
+/* The running program, for addr2line and nm: through /proc/PID/exe, which
+ * stays the running image even if a rebuild replaces the file meanwhile. */
 std::string executable_path() {
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) return "";
-    path[n] = '\0';
+    static const std::string path = "/proc/" + std::to_string(getpid()) + "/exe";
     return path;
 }
 
