@@ -51,6 +51,21 @@ counter() {
     [ "$most" -eq "$blocks" ]
 }
 
+# Chapter 08 copies its pixels as 16-byte structs into a local array, which
+# the compiler keeps as a memcpy: counted through the trace build's memcpy
+# hook, one 16-byte access per lane (a dwordx4 on gfx906).
+@test "profile: chapter 08's pixel loads are counted: every pixel, 16 bytes per lane" {
+    local tsv sites
+    tsv=$(profile 08 1037)
+    sites="${tsv%.tsv}.sites.tsv"
+    local unique
+    unique=$(counter "$tsv" train_step unique_bytes)
+    echo "train_step unique bytes: $unique (pixels: $((784 * 1037)))"
+    [ "$unique" -ge $((784 * 1037)) ]
+    awk -F'\t' '$3 == "pixels" && $5 == "load" { lanes += $7; bytes += $8 }
+        END { printf "pixel loads: %d bytes over %d lanes\n", bytes, lanes; exit !(lanes > 0 && bytes == 16 * lanes && bytes >= 784 * 1037) }' "$sites"
+}
+
 @test "profile: every column the issue names is in the TSV, and the floors are positive" {
     local tsv
     tsv=$(profile 08 1037)

@@ -211,14 +211,17 @@ void resolve(Site &site) {
     site.line_id = it->second;
 }
 
+/* A site is an instruction and a kind: a memcpy's load and store share the
+ * instruction that called it. */
 uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
-    const unsigned slot = (pc >> 2) % 64;
-    if (cache_pc[slot] == pc) return cache_site[slot];
-    size_t h = (pc * 0x9E3779B97F4A7C15ull) >> 52; /* 12 bits: 4096 slots */
-    while (site_table_pc[h] && site_table_pc[h] != pc) h = (h + 1) % (2 * kMaxSites);
+    const uintptr_t key = pc ^ (uintptr_t(kind) << 60);
+    const unsigned slot = unsigned((key >> 2) + kind) % 64;
+    if (cache_pc[slot] == key) return cache_site[slot];
+    size_t h = (key * 0x9E3779B97F4A7C15ull) >> 52; /* 12 bits: 4096 slots */
+    while (site_table_pc[h] && site_table_pc[h] != key) h = (h + 1) % (2 * kMaxSites);
     if (!site_table_pc[h]) {
         if (sites.size() >= kMaxSites) hipcpu_die("the trace build supports at most %u call sites", kMaxSites);
-        site_table_pc[h] = pc;
+        site_table_pc[h] = key;
         site_table_index[h] = uint32_t(sites.size());
         Site s = {};
         s.pc = pc;
@@ -230,7 +233,7 @@ uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
         sites.push_back(s);
         resolve(sites.back()); /* merging compares lines; the race check skips moved loads */
     }
-    cache_pc[slot] = pc;
+    cache_pc[slot] = key;
     cache_site[slot] = site_table_index[h];
     return cache_site[slot];
 }
@@ -963,6 +966,40 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
 }
 
 void hipcpu_atomic_end(void) { atomic_lo = atomic_hi = 0; }
+
+/* Copies the compiler keeps as a memcpy or memset (a 16-byte struct copied
+ * into a local array: chapter 08's staged pixels) are no load or store to
+ * -fsanitize-coverage. The trace build also compiles the chapter with
+ * AddressSanitizer's instrumentation, every check turned off but this: it
+ * calls these instead, and no ASan runtime is linked. Each copy is a load and
+ * a store of up to 16 bytes at a time, as a GPU would issue it. */
+static void copy_accesses(uintptr_t pointer, size_t n, Kind kind, const void *pc) {
+    for (size_t done = 0; done < n; done += kMergeLimit)
+        on_access(reinterpret_cast<const void *>(pointer + done), unsigned(n - done < kMergeLimit ? n - done : kMergeLimit),
+                  kind, pc);
+}
+
+void *__asan_memcpy(void *dst, const void *src, size_t n) {
+    copy_accesses(reinterpret_cast<uintptr_t>(src), n, kLoad, __builtin_return_address(0));
+    copy_accesses(reinterpret_cast<uintptr_t>(dst), n, kStore, __builtin_return_address(0));
+    return memcpy(dst, src, n);
+}
+
+void *__asan_memmove(void *dst, const void *src, size_t n) {
+    copy_accesses(reinterpret_cast<uintptr_t>(src), n, kLoad, __builtin_return_address(0));
+    copy_accesses(reinterpret_cast<uintptr_t>(dst), n, kStore, __builtin_return_address(0));
+    return memmove(dst, src, n);
+}
+
+void *__asan_memset(void *dst, int value, size_t n) {
+    copy_accesses(reinterpret_cast<uintptr_t>(dst), n, kStore, __builtin_return_address(0));
+    return memset(dst, value, n);
+}
+
+/* What the instrumentation's module constructor and noreturn calls expect. */
+void __asan_init(void) {}
+void __asan_version_mismatch_check_v8(void) {}
+void __asan_handle_no_return(void) {}
 
 /* -fsanitize-coverage=trace-loads,trace-stores calls these before every load
  * and store of an instrumented function, with its address. */
