@@ -293,7 +293,7 @@ $(TEST_BUILD)/test_%: tests/test_%.c $(HOST_OBJS) $(HOST_HEADERS) | test-tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_OBJS) -lcmocka $(LDLIBS) -o $@
 
-$(TEST_BUILD)/test_executor$(if $(filter 32,$(WAVE)),_wave32): tests/test_executor.cpp $(CPU_BUILD)/executor.o $(EXECUTOR_HEADERS) | test-tools
+$(TEST_BUILD)/test_executor$(if $(filter 32,$(WAVE)),_wave32): tests/test_executor.cpp tests/executor_helpers.h $(CPU_BUILD)/executor.o $(EXECUTOR_HEADERS) | test-tools
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -DHIPCPU_WAVE_SIZE=$(WAVE) -Icommon/cpu -Icommon $< $(CPU_BUILD)/executor.o -lcmocka $(LDLIBS) -o $@
 
@@ -339,7 +339,7 @@ fuzz: $(FUZZER)
 # micro-kernels at both wave sizes, every GPU chapter's trace build at both,
 # and chapter 08 with the barrier before its loss sum deleted, which the race
 # check must catch. Never sanitized (see the trace build above).
-$(TRACE_BUILD)/test_trace: tests/test_trace.cpp $(TRACE_BUILD)/executor.o | test-tools
+$(TRACE_BUILD)/test_trace: tests/test_trace.cpp tests/executor_helpers.h $(TRACE_BUILD)/executor.o | test-tools
 	$(TRACE_CXX) $(TRACE_CXXFLAGS) $(TRACE_INSTRUMENT) -Icommon/cpu -Icommon -c $< -o $@.o
 	$(TRACE_CXX) $@.o $(TRACE_BUILD)/executor.o -lcmocka $(LDLIBS) -o $@
 

@@ -20,6 +20,17 @@ racecheck() {
 }
 
 
+# caught_missing_barrier BUILD: chapter 08 with the barrier before its loss
+# sum deleted must abort, naming the kernel, wave_loss and the call site.
+caught_missing_barrier() {
+    run env HIPCPU_RACECHECK=1 "$1/broken/08-missing-barrier" "$DATASET_DIR" 2 --train-limit 1037 --quiet
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"hipcpu: kernel 'train_step' block ("* ]]
+    [[ "$output" == *"wave_loss"* ]]
+    [[ "$output" == *"08-missing-barrier.hip:"* ]]
+}
+
 @test "racecheck: chapter 01 is clean at wave 64" {
     racecheck "$(chapter_binary 01 $TRACE64)"
 }
@@ -92,21 +103,11 @@ racecheck() {
 }
 
 @test "racecheck: catches chapter 08 without the barrier before its loss sum, at wave 64" {
-    run env HIPCPU_RACECHECK=1 $TRACE64/broken/08-missing-barrier "$DATASET_DIR" 2 --train-limit 1037 --quiet
-    echo "$output"
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"hipcpu: kernel 'train_step' block ("* ]]
-    [[ "$output" == *"wave_loss"* ]]
-    [[ "$output" == *"08-missing-barrier.hip:"* ]]
+    caught_missing_barrier "$TRACE64"
 }
 
 @test "racecheck: catches chapter 08 without the barrier before its loss sum, at wave 32" {
-    run env HIPCPU_RACECHECK=1 $TRACE32/broken/08-missing-barrier "$DATASET_DIR" 2 --train-limit 1037 --quiet
-    echo "$output"
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"hipcpu: kernel 'train_step' block ("* ]]
-    [[ "$output" == *"wave_loss"* ]]
-    [[ "$output" == *"08-missing-barrier.hip:"* ]]
+    caught_missing_barrier "$TRACE32"
 }
 
 @test "racecheck: the same chapter without the check diverges: shared memory starts as garbage, not zeros" {

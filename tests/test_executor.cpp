@@ -41,29 +41,9 @@ extern "C" { /* cmocka 1.1.5's header has no C++ guard */
 #define UNDER_ASAN 0
 #endif
 
-#define STRINGIFY2(x) #x
-#define STRINGIFY(x) STRINGIFY2(x)
-#define HIP_OK(call) assert_int_equal((call), hipSuccess)
+#include "executor_helpers.h"
 
 /* ---- Helpers ------------------------------------------------------------ */
-
-template <typename T> static T *device_alloc(size_t count) {
-    T *p = nullptr;
-    HIP_OK(hipMalloc(&p, count * sizeof(T)));
-    return p;
-}
-
-template <typename T> static std::vector<T> download(const T *device, size_t count) {
-    std::vector<T> host(count);
-    HIP_OK(hipMemcpy(host.data(), device, count * sizeof(T), hipMemcpyDeviceToHost));
-    return host;
-}
-
-template <typename T> static T *upload(const std::vector<T> &host) {
-    T *device = device_alloc<T>(host.size());
-    HIP_OK(hipMemcpy(device, host.data(), host.size() * sizeof(T), hipMemcpyHostToDevice));
-    return device;
-}
 
 static void set_schedule(const char *mode, const char *seed) {
     if (mode) setenv("HIPCPU_SCHEDULE", mode, 1); else unsetenv("HIPCPU_SCHEDULE");

@@ -693,19 +693,26 @@ void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a,
 
 uintptr_t atomic_lo, atomic_hi; /* the atomic in progress: its own load and store are not plain */
 
+/* Where addr lies: shared memory, a device allocation (*a), or neither (a
+ * thread's own stack, the executor's state): false, and it is ignored. */
+inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
+    *a = nullptr;
+    if (addr - shared_lo < shared_size) {
+        *space = kShared;
+        return true;
+    }
+    *a = find_alloc(addr);
+    *space = kGlobal;
+    return *a != nullptr;
+}
+
 inline void on_access(const void *pointer, unsigned size, Kind kind, const void *pc) {
     if (!active) return;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(pointer);
     if (addr - atomic_lo < atomic_hi - atomic_lo) return;
     Space space;
-    Alloc *a = nullptr;
-    if (addr - shared_lo < shared_size) {
-        space = kShared;
-    } else {
-        a = find_alloc(addr);
-        if (!a) return; /* a thread's own stack, the executor's state */
-        space = kGlobal;
-    }
+    Alloc *a;
+    if (!classify(addr, &space, &a)) return;
     const uint32_t site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
     /* A load the compiler gave no source line is one it moved, e.g. made
      * unconditional from `if (t == 0) v = tile[0]` (it keeps only thread 0's
@@ -947,14 +954,8 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     atomic_lo = addr;
     atomic_hi = addr + size;
     Space space;
-    Alloc *a = nullptr;
-    if (addr - shared_lo < shared_size) {
-        space = kShared;
-    } else {
-        a = find_alloc(addr);
-        if (!a) return;
-        space = kGlobal;
-    }
+    Alloc *a;
+    if (!classify(addr, &space, &a)) return;
     const uint32_t site = site_of(reinterpret_cast<uintptr_t>(__builtin_return_address(0)), kAtomic, addr);
     if (race_on) race_check(addr, size, kAtomic, space, a, site);
     if (profile_on) {
