@@ -10,8 +10,10 @@ LR ?= 0.01
 # extra trainer options, e.g. ARGS="--train-limit 1000 --view"
 ARGS ?=
 DATASET_DIR ?= dataset
-# AMD target (--offload-arch)
+# AMD target (--offload-arch), and its wave size, which the host pass of
+# hipcc cannot see: 32 on gfx10-12 (RDNA), 64 on gfx9 (GCN, CDNA)
 GPU_ARCH ?= gfx906
+AMD_WAVE ?= $(if $(filter gfx10% gfx11% gfx12%,$(GPU_ARCH)),32,64)
 # NVIDIA target (-arch)
 NV_ARCH ?= sm_90
 # wave size of the CPU executor: 64 (as gfx906) or 32
@@ -51,11 +53,15 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wpedantic $(SAN_FLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra $(SAN_FLAGS)
 LDLIBS := -lm
 NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -Xcompiler -Wall
-HIPCCFLAGS := -O3 -std=c++17 --offload-arch=$(GPU_ARCH)
+HIPCCFLAGS := -O3 -std=c++17 --offload-arch=$(GPU_ARCH) -DHIP_WAVE_SIZE=$(AMD_WAVE)
+# make resources and tests/compile.bats: always gfx906, the tuning target
+GFX906_FLAGS := -O3 -std=c++17 --offload-arch=gfx906 -DHIP_WAVE_SIZE=64
 
 HOST_BUILD := build/host$(SAN_SUFFIX)
 CPU_BUILD := build/cpu$(if $(filter 32,$(WAVE)),-wave32)$(SAN_SUFFIX)
-BUILD := $(if $(filter cpu,$(HIP_PLATFORM)),$(CPU_BUILD),build/$(HIP_PLATFORM))
+# AMD builds per target: objects for gfx906 and gfx1030 never mix.
+AMD_BUILD := build/amd-$(GPU_ARCH)
+BUILD := $(if $(filter cpu,$(HIP_PLATFORM)),$(CPU_BUILD),$(if $(filter amd,$(HIP_PLATFORM)),$(AMD_BUILD),build/nvidia))
 
 HOST_SRCS := errors idx mnist model cli timing report session viewer
 HOST_OBJS := $(HOST_SRCS:%=$(HOST_BUILD)/%.o)
@@ -69,7 +75,7 @@ $(HOST_BUILD)/%.o: common/%.c $(HOST_HEADERS)
 	$(CC) $(CFLAGS) -Icommon -c $< -o $@
 
 # Chapter 00 is plain C on every platform.
-$(CPU_BUILD)/00-cpu-reference build/nvidia/00-cpu-reference build/amd/00-cpu-reference: \
+$(CPU_BUILD)/00-cpu-reference build/nvidia/00-cpu-reference $(AMD_BUILD)/00-cpu-reference: \
 		chapters/00-cpu-reference/train.c $(HOST_OBJS) $(HOST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon $< $(HOST_OBJS) $(LDLIBS) -o $@
@@ -134,11 +140,11 @@ build/nvidia/%: build/nvidia/chapters/%/train.o build/nvidia/common/gpu_trainer.
 	$(NVCC) $(NVCCFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- AMD (hipcc) -----------------------------------------------------------
-build/amd/%.o: %.hip $(HOST_HEADERS) | hip-tools
+$(AMD_BUILD)/%.o: %.hip $(HOST_HEADERS) | hip-tools
 	@mkdir -p $(@D)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon -c $< -o $@
 
-build/amd/%: build/amd/chapters/%/train.o build/amd/common/gpu_trainer.o $(HOST_OBJS)
+$(AMD_BUILD)/%: $(AMD_BUILD)/chapters/%/train.o $(AMD_BUILD)/common/gpu_trainer.o $(HOST_OBJS)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- Chapter 09: the MLP extension ------------------------------------------
@@ -148,7 +154,7 @@ build/amd/%: build/amd/chapters/%/train.o build/amd/common/gpu_trainer.o $(HOST_
 MLP := 09-hidden-layer
 MLP_HOST_OBJS := $(addprefix $(HOST_BUILD)/,mlp_model.o mlp_reference.o mlp_session.o)
 
-$(CPU_BUILD)/$(MLP)-reference build/nvidia/$(MLP)-reference build/amd/$(MLP)-reference: \
+$(CPU_BUILD)/$(MLP)-reference build/nvidia/$(MLP)-reference $(AMD_BUILD)/$(MLP)-reference: \
 		chapters/$(MLP)/reference.c $(HOST_OBJS) $(MLP_HOST_OBJS) $(HOST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon $< $(HOST_OBJS) $(MLP_HOST_OBJS) $(LDLIBS) -o $@
@@ -161,7 +167,7 @@ build/nvidia/$(MLP): build/nvidia/chapters/$(MLP)/train.o build/nvidia/common/ml
 		$(HOST_OBJS) $(MLP_HOST_OBJS)
 	$(NVCC) $(NVCCFLAGS) $^ $(LDLIBS) -o $@
 
-build/amd/$(MLP): build/amd/chapters/$(MLP)/train.o build/amd/common/mlp_trainer.o \
+$(AMD_BUILD)/$(MLP): $(AMD_BUILD)/chapters/$(MLP)/train.o $(AMD_BUILD)/common/mlp_trainer.o \
 		$(HOST_OBJS) $(MLP_HOST_OBJS)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
@@ -191,7 +197,8 @@ help:
 	@echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906."
 	@echo ""
 	@echo "  make dataset        fetch and verify the four MNIST files into dataset/"
-	@echo "  make chapter-N      build and train chapter N on MNIST (ITERS=$(ITERS) LR=$(LR) ARGS=...)"
+	@echo "  make chapter-N      build and train chapter N on MNIST (ITERS=$(ITERS) LR=$(LR) ARGS=...;"
+	@echo "                      ARGS=--kernel-times: median ms per kernel and its share of the iteration)"
 	@echo "  make build          build every chapter for HIP_PLATFORM (now: $(HIP_PLATFORM))"
 	@echo "  make test           the whole test suite; ends with 'N passed, N failed'"
 	@echo "  make resources      gfx906 registers, LDS, spills, occupancy per kernel (also plots/resources.tsv)"
@@ -199,11 +206,12 @@ help:
 	@echo "  make profile-N      chapter N's memory traffic per kernel, counted by the CPU executor, and a modelled"
 	@echo "                      gfx906 / H100 floor: build/profile/ (1 iteration, full MNIST; ARGS=\"--train-limit N\")"
 	@echo "  make racecheck-N    chapter N under the executor's race and uninitialised-read checks (RACECHECK_IMAGES=$(RACECHECK_IMAGES))"
-	@echo "  make diff-N         what chapter N changed against chapter N-1"
+	@echo "  make diff-N         what chapter N changed against chapter N-1 (9: a note; it is an extension)"
 	@echo "  make compare        time every chapter: plots/compare.tsv and .png (ITERS=$(COMPARE_ITERS) REPEATS=$(REPEATS) COMPARE_LIMIT=N)"
 	@echo "  make plots          loss, accuracy, digits, resources charts in plots/ (chapter $(PLOT_CHAPTER), PLOT_ITERS=$(PLOT_ITERS); FORMAT=svg)"
 	@echo "  make plot-resources just plots/resources.png, from plots/resources.tsv (make resources)"
 	@echo "  make tune           time chapter 08's tunable sizes on this GPU, print the best (TUNE_ITERS= TUNE_LIMIT= TUNE_SETS=)"
+	@echo "  make readme-table   rewrite README.md's chapter table from plots/compare.tsv and plots/chapter_ideas.tsv"
 	@echo "  make clean          remove build/"
 	@echo ""
 	@echo "Chapters: $(CHAPTERS)"
@@ -231,14 +239,28 @@ executor_short = $(and $(filter cpu,$(HIP_PLATFORM)),$(filter-out 00-%,$(call ch
 run_iters = $(if $(call executor_short,$(1)),$(CPU_ITERS),$(ITERS))
 RUN_ITERS_NOTE = $(if $(call executor_short,$*),the CPU executor checks kernels; it does not race them: $(CPU_ITERS) iterations by default here (ITERS=100 for the full run, several minutes))
 
+# The chapter before is found by number. Extension chapters (09 on) train
+# another model: their diff against chapter 08 would be a rewrite, so
+# make diff-9 points to the README section that maps each kernel to the
+# chapter whose idea it reuses.
+EXTENSION_CHAPTERS := $(filter-out $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTERS))
 diff-%:
-	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
-	@previous=$$(ls -d chapters/*/ | sed 's:/$$::; s:chapters/::' | grep -B1 -x '$(call chapter_dir,$*)' | head -n 1); \
-	current='$(call chapter_dir,$*)'; \
-	[ "$$previous" != "$$current" ] || { echo "chapter $$current has no chapter before it" >&2; exit 2; }; \
+	@current='$(call chapter_dir,$*)'; \
+	[ -n "$$current" ] || { echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2; }; \
+	if [ -n "$(filter $(call chapter_dir,$*),$(EXTENSION_CHAPTERS))" ]; then \
+	  echo "chapter $$current is an extension: it trains another model, so its diff against"; \
+	  echo "chapter 08 would be a rewrite, not one idea. Its README shows which chapter's idea"; \
+	  echo "each kernel reuses and what had to change: chapters/$$current/README.md,"; \
+	  echo "sections 'The kernels' and 'What was reused, and what had to change'."; \
+	  exit 0; \
+	fi; \
+	number=$${current%%-*}; number=$${number#0}; \
+	[ "$$number" -gt 0 ] || { echo "chapter $$current has no chapter before it" >&2; exit 2; }; \
+	previous=$$(cd chapters && ls -d "$$(printf '%02d' $$((number - 1)))"-*); \
 	old=$$(ls chapters/$$previous/train.* | head -n 1); new=$$(ls chapters/$$current/train.* | head -n 1); \
 	if [ -t 1 ]; then git --no-pager diff --no-index --color=always -- $$old $$new | $${PAGER:-less -R}; \
-	else git --no-pager diff --no-index -- $$old $$new; fi; true
+	else git --no-pager diff --no-index -- $$old $$new; fi; \
+	status=$$?; [ $$status -le 1 ] || exit $$status
 
 # gfx906 resource usage straight from the compiler (no GPU needed).
 RESOURCE_TSV ?= plots/resources.tsv
@@ -246,7 +268,7 @@ resources: hip-tools
 	@mkdir -p build/resources plots
 	@printf 'chapter\tkernel\tvgprs\tsgprs\tlds_bytes\tscratch_bytes\tvgpr_spills\tsgpr_spills\twaves_per_simd\n' > $(RESOURCE_TSV).tmp
 	@for chapter in $(GPU_CHAPTERS); do \
-	  HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) --offload-arch=gfx906 -Icommon --cuda-device-only -c \
+	  HIP_PLATFORM=amd $(HIPCC) $(GFX906_FLAGS) -Icommon --cuda-device-only -c \
 	    -Rpass-analysis=kernel-resource-usage chapters/$$chapter/train.hip -o build/resources/$$chapter.o \
 	    > build/resources/$$chapter.log 2>&1 || { cat build/resources/$$chapter.log >&2; exit 1; }; \
 	  c++filt < build/resources/$$chapter.log | awk -v chapter=$$chapter -f common/resources.awk >> $(RESOURCE_TSV).tmp; \
@@ -259,8 +281,8 @@ isa-%: hip-tools
 	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
 	@mkdir -p build/isa
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon --cuda-device-only -S \
-	  chapters/$(call chapter_dir,$*)/train.hip -o build/isa/$(call chapter_dir,$*).gfx906.s
-	@echo "wrote build/isa/$(call chapter_dir,$*).gfx906.s"
+	  chapters/$(call chapter_dir,$*)/train.hip -o build/isa/$(call chapter_dir,$*).$(GPU_ARCH).s
+	@echo "wrote build/isa/$(call chapter_dir,$*).$(GPU_ARCH).s"
 
 # What the executor sees of chapter N: make profile-N (see common/cpu/README.md).
 # One iteration on full MNIST unless ARGS says otherwise. Chapter 09: one

@@ -18,6 +18,9 @@ static cli_chapter *chapter_cli;
 
 void cli_set_chapter(cli_chapter *chapter) { chapter_cli = chapter; }
 
+static int kernel_times_enabled;
+void cli_enable_kernel_times(void) { kernel_times_enabled = 1; }
+
 static const char *iterations_name(void)
 {
     return chapter_cli && chapter_cli->iterations_name ? chapter_cli->iterations_name
@@ -66,10 +69,15 @@ void cli_print_usage(const char *program, const char *chapter)
            "  --predictions-out FILE  write the test-set predictions as TSV\n"
            "  --view               browse test digits with truth and prediction\n"
            "  --quiet              no progress lines\n"
+           "%s"
            "  --help               this text\n",
            chapter_cli && chapter_cli->iterations_name ? "epoch" : "iteration",
            chapter_cli && chapter_cli->model ? "parameters (little-endian float32)"
-                                             : "W (10 x 785 little-endian float32)");
+                                             : "W (10 x 785 little-endian float32)",
+           kernel_times_enabled
+               ? "  --kernel-times       per kernel: median ms and share of the iteration\n"
+                 "  --kernel-times-out FILE  the same, as TSV\n"
+               : "");
 }
 
 static void usage_error(const char *format, const char *value)
@@ -231,6 +239,11 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
             opts->bench_path = value;
         } else if ((value = option_value("--predictions-out", argc, argv, &i))) {
             opts->predictions_path = value;
+        } else if (strcmp(arg, "--kernel-times") == 0) {
+            opts->kernel_times = 1;
+        } else if ((value = option_value("--kernel-times-out", argc, argv, &i))) {
+            opts->kernel_times = 1;
+            opts->kernel_times_path = value;
         } else if (chapter_cli && chapter_cli->iterations_option &&
                    (value = option_value(chapter_cli->iterations_option, argc, argv, &i))) {
             opts->iterations = (int)parse_integer(chapter_cli->iterations_option, value, 1,
@@ -270,4 +283,10 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
     if (opts->weights_path) check_output_path("--weights-out", opts->weights_path, 0);
     if (opts->bench_path) check_output_path("--bench-out", opts->bench_path, 1);
     if (opts->predictions_path) check_output_path("--predictions-out", opts->predictions_path, 0);
+    if (opts->kernel_times && !kernel_times_enabled) {
+        fprintf(stderr, "%s: --kernel-times: this trainer runs no GPU kernels (plain C); "
+                "use it with a GPU chapter, 01 on\n", program_name);
+        exit(CLI_USAGE_STATUS);
+    }
+    if (opts->kernel_times_path) check_output_path("--kernel-times-out", opts->kernel_times_path, 0);
 }

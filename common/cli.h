@@ -23,6 +23,8 @@ typedef struct {
     const char *predictions_path;/* test-set predictions, one TSV row per image */
     int view;                    /* interactive digit viewer after training */
     int quiet;                   /* no progress lines */
+    int kernel_times;            /* --kernel-times: per-kernel medians (GPU trainers) */
+    const char *kernel_times_path; /* --kernel-times-out: the same as TSV */
 } options;
 
 /* A chapter's own integer option, e.g. "--hidden N" (see cli_chapter). */
@@ -51,6 +53,11 @@ typedef struct {
  * that follow; NULL restores the linear chapters' one. Not thread-safe: call
  * it first thing in main. */
 void cli_set_chapter(cli_chapter *chapter);
+
+/* Called by the GPU harnesses before cli_parse: their trainers launch
+ * kernels, so --kernel-times means something there. Elsewhere it is an
+ * error that says why. */
+void cli_enable_kernel_times(void);
 
 /* Parses argv into opts. On --help prints the usage and exits 0; on a bad
  * value or unknown option prints a message naming it (and the usage for an

@@ -18,15 +18,27 @@
 #include "model.h"
 
 /* Lanes in a wave (AMD) or warp (NVIDIA): the one place it is derived per
- * platform. Kernels use WAVE_SIZE (or warpSize), never a literal. */
+ * platform. Kernels use WAVE_SIZE (or warpSize), never a literal.
+ *
+ * hipcc compiles a .hip file twice: a device pass, which knows the target's
+ * wave size (__AMDGCN_WAVEFRONT_SIZE), and a host pass, which does not. Both
+ * must agree, or the host launches blocks sized for one wave size at kernels
+ * built for the other: so on AMD the Makefile passes HIP_WAVE_SIZE, derived
+ * from GPU_ARCH (64 on gfx9, 32 on gfx10-12), to both passes, and the device
+ * pass checks it. (The host pass defines __AMDGCN_WAVEFRONT_SIZE too, as 64
+ * whatever the target: it cannot be used there.) The harness also checks it against the device it runs on. */
 #if defined(__HIPCPU__)
 #define WAVE_SIZE HIPCPU_WAVE_SIZE
 #elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
 #define WAVE_SIZE 32
-#elif defined(__AMDGCN_WAVEFRONT_SIZE)
-#define WAVE_SIZE __AMDGCN_WAVEFRONT_SIZE
 #else
-#define WAVE_SIZE 64 /* host pass of an AMD build: gfx9 runs wave64 */
+#ifndef HIP_WAVE_SIZE
+#error "HIP_WAVE_SIZE is not defined: pass -DHIP_WAVE_SIZE=64 for gfx9 targets, 32 for gfx10-12 (the Makefile does)"
+#endif
+#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != HIP_WAVE_SIZE
+#error "HIP_WAVE_SIZE differs from the target's wave size (__AMDGCN_WAVEFRONT_SIZE): set AMD_WAVE to match GPU_ARCH"
+#endif
+#define WAVE_SIZE HIP_WAVE_SIZE
 #endif
 
 /* Every runtime call is checked; the message names the call and where. */
@@ -50,6 +62,8 @@ enum {
 
 typedef struct {
     int images;             /* N, the training images in use */
+    int compute_units;      /* the device's CUs (SMs on NVIDIA): grids of
+                               persistent kernels are sized from it */
     int iterations;
     float learning_rate;
     const float *x_rows;    /* NEEDS_X_ROWS, else NULL */

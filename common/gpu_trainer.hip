@@ -8,19 +8,23 @@
 #include <string.h>
 
 #include "errors.h"
+#include "kernel_times.h"
 #include "session.h"
 #include "timing.h"
 
 #if defined(__HIPCPU__)
 #define PLATFORM_NAME "cpu"
+#define PLATFORM_IS_EXECUTOR 1
 /* The executor runs each launch to completion, so reading the records after
  * every iteration costs nothing and gives live progress. */
 #define EVENT_CHUNK 1
 #elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
 #define PLATFORM_NAME "nvidia"
+#define PLATFORM_IS_EXECUTOR 0
 #define EVENT_CHUNK 256
 #else
 #define PLATFORM_NAME "amd"
+#define PLATFORM_IS_EXECUTOR 0
 #define EVENT_CHUNK 256
 #endif
 
@@ -35,7 +39,10 @@ void hip_check(hipError_t status, const char *call, const char *file, int line)
 void hip_check_launch(const char *kernel, const char *file, int line)
 {
     hipError_t status = hipGetLastError();
-    if (status == hipSuccess) return;
+    if (status == hipSuccess) {
+        kernel_times_after_launch(kernel); /* --kernel-times: an event after every launch */
+        return;
+    }
     fprintf(stderr, "%s: %s:%d: launch of kernel '%s' failed: %s\n", program_name, file, line,
             kernel, hipGetErrorString(status));
     exit(1);
@@ -93,6 +100,7 @@ static void collect(session *s, const gpu_problem *p, hipEvent_t *event, int fir
 int main(int argc, char **argv)
 {
     session s;
+    cli_enable_kernel_times();
     session_begin(&s, argc, argv, chapter_name, PLATFORM_NAME);
 
     int device = 0;
@@ -105,12 +113,19 @@ int main(int argc, char **argv)
 #else
     snprintf(device_name, sizeof device_name, "%s (%s)", properties.name, properties.gcnArchName);
 #endif
+    /* A build for one wave size on a device of the other would launch
+     * blocks that do not match its kernels: stop before. */
+    if (properties.warpSize != WAVE_SIZE)
+        fatal(1, "this build assumes %d lanes per wave, but %s runs %d: rebuild for it "
+              "(AMD: GPU_ARCH=<its gfx name>, which sets AMD_WAVE)", WAVE_SIZE, device_name,
+              properties.warpSize);
     session_start(&s, device_name);
 
     const mnist_set *train = &s.data.train;
     gpu_problem p;
     memset(&p, 0, sizeof p);
     p.images = train->count;
+    p.compute_units = properties.multiProcessorCount;
     p.iterations = s.opts.iterations;
     p.learning_rate = s.opts.learning_rate;
 
@@ -151,12 +166,15 @@ int main(int argc, char **argv)
      * an iteration's two events. */
     hipEvent_t event[EVENT_CHUNK + 1];
     for (int i = 0; i <= EVENT_CHUNK; i++) HIP_CHECK(hipEventCreate(&event[i]));
+    if (s.opts.kernel_times) kernel_times_begin(p.iterations);
     for (int first = 0; first < p.iterations; first += EVENT_CHUNK) {
         int end = first + EVENT_CHUNK < p.iterations ? first + EVENT_CHUNK : p.iterations;
         HIP_CHECK(hipEventRecord(event[0], 0));
         for (int it = first; it < end; it++) {
+            kernel_times_iteration_start();
             chapter_iteration(&p, scratch, it);
             HIP_CHECK(hipEventRecord(event[it - first + 1], 0));
+            kernel_times_iteration_end(); /* waits, with --kernel-times only */
         }
         collect(&s, &p, event, first, end);
     }
@@ -173,6 +191,8 @@ int main(int argc, char **argv)
     gpu_free((void *)p.x_rows);
 
     int status = session_finish(&s, w);
+    kernel_times_report("iteration", PLATFORM_IS_EXECUTOR, s.opts.kernel_times_path, chapter_name,
+                        PLATFORM_NAME);
     session_end(&s);
     return status;
 }

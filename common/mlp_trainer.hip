@@ -9,15 +9,19 @@
 #include <string.h>
 
 #include "errors.h"
+#include "kernel_times.h"
 #include "mlp_session.h"
 #include "timing.h"
 
 #if defined(__HIPCPU__)
 #define PLATFORM_NAME "cpu"
+#define PLATFORM_IS_EXECUTOR 1
 #elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
 #define PLATFORM_NAME "nvidia"
+#define PLATFORM_IS_EXECUTOR 0
 #else
 #define PLATFORM_NAME "amd"
+#define PLATFORM_IS_EXECUTOR 0
 #endif
 
 /* The helpers of gpu_trainer.h, defined here as in gpu_trainer.hip (which
@@ -33,7 +37,10 @@ void hip_check(hipError_t status, const char *call, const char *file, int line)
 void hip_check_launch(const char *kernel, const char *file, int line)
 {
     hipError_t status = hipGetLastError();
-    if (status == hipSuccess) return;
+    if (status == hipSuccess) {
+        kernel_times_after_launch(kernel); /* --kernel-times: an event after every launch */
+        return;
+    }
     fprintf(stderr, "%s: %s:%d: launch of kernel '%s' failed: %s\n", program_name, file, line,
             kernel, hipGetErrorString(status));
     exit(1);
@@ -72,6 +79,7 @@ enum { TRAIN_LOSS, TEST_LOSS, RECORDS };
 int main(int argc, char **argv)
 {
     mlp_session s;
+    cli_enable_kernel_times();
     mlp_session_begin(&s, argc, argv, chapter_name, PLATFORM_NAME);
 
     int device = 0;
@@ -84,6 +92,10 @@ int main(int argc, char **argv)
 #else
     snprintf(device_name, sizeof device_name, "%s (%s)", properties.name, properties.gcnArchName);
 #endif
+    if (properties.warpSize != WAVE_SIZE)
+        fatal(1, "this build assumes %d lanes per wave, but %s runs %d: rebuild for it "
+              "(AMD: GPU_ARCH=<its gfx name>, which sets AMD_WAVE)", WAVE_SIZE, device_name,
+              properties.warpSize);
     mlp_session_start(&s, device_name);
 
     const mnist_set *train = &s.base.data.train, *test = &s.base.data.test;
@@ -132,6 +144,7 @@ int main(int argc, char **argv)
     hipEvent_t start, stop;
     HIP_CHECK(hipEventCreate(&start));
     HIP_CHECK(hipEventCreate(&stop));
+    if (s.base.opts.kernel_times) kernel_times_begin(s.epochs);
     for (int e = 0; e < s.epochs; e++) {
         /* The epoch's order: a few hundred KB, copied before its timing starts. */
         mlp_shuffle(order, train->count, e);
@@ -141,12 +154,14 @@ int main(int argc, char **argv)
                            loss_sum + e * RECORDS + TRAIN_LOSS,
                            correct + e * RECORDS + TRAIN_LOSS};
         HIP_CHECK(hipEventRecord(start, 0));
+        kernel_times_iteration_start(); /* the training batches only, not the test set */
         for (int b = 0; b < s.batches; b++) {
             batch.first = b * s.batch;
             batch.count = mlp_batch_count(&s, b);
             chapter_mlp_train(&p, scratch, &batch);
         }
         HIP_CHECK(hipEventRecord(stop, 0));
+        kernel_times_iteration_end();
 
         /* The test set at the epoch's final parameters, timed apart. */
         HIP_CHECK(hipEventSynchronize(stop));
@@ -189,6 +204,8 @@ int main(int argc, char **argv)
     gpu_free((void *)train_pixels);
 
     int status = mlp_session_finish(&s, params);
+    kernel_times_report("epoch", PLATFORM_IS_EXECUTOR, s.base.opts.kernel_times_path, chapter_name,
+                        PLATFORM_NAME);
     free(order);
     free(params);
     mlp_session_end(&s);

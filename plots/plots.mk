@@ -27,6 +27,12 @@ PLOT_CHAPTER ?= $(if $(PLOTS_ON_CPU),00,$(lastword $(LINEAR_CHAPTERS)))
 PLOT_ITERS ?= $(if $(PLOTS_ON_CPU),200,300)
 PLOT_LIMIT ?=
 PLOTS_DIR ?= plots
+# make readme-table: the chapter table in README.md (between its markers),
+# from this compare table and the short ideas; run it by hand after
+# make compare, never from compare, plots or test (it rewrites a tracked file).
+README_TABLE_TSV ?= plots/compare.tsv
+CHAPTER_IDEAS ?= plots/chapter_ideas.tsv
+README_FILE ?= README.md
 # png (pngcairo when gnuplot has it, else png) or svg
 FORMAT ?= png
 
@@ -39,7 +45,7 @@ PLOTS_DATASET := $(if $(filter-out $(wildcard $(DATASET_FILES)),$(DATASET_FILES)
 COMPARE_CHAPTER_DIRS = $(foreach c,$(COMPARE_CHAPTERS),$(or $(call chapter_dir,$(c)),$(error COMPARE_CHAPTERS: no chapter '$(c)'; chapters: $(CHAPTERS))))
 PLOT_CHAPTER_DIR = $(or $(call chapter_dir,$(PLOT_CHAPTER)),$(error PLOT_CHAPTER: no chapter '$(PLOT_CHAPTER)'; chapters: $(CHAPTERS)))
 
-.PHONY: compare plots plot-resources plot-tools
+.PHONY: compare plots plot-resources plot-tools readme-table
 
 plot-tools:
 	@common/require.sh gnuplot-nox
@@ -72,3 +78,9 @@ plot-resources: plot-tools
 	  { [ -s $(RESOURCE_TSV) ] && echo "plots: make resources failed; drawing the older $(RESOURCE_TSV)" >&2; } || exit 1; \
 	fi
 	@plots/resources.sh --data $(RESOURCE_TSV) --out-dir $(PLOTS_DIR) --format $(FORMAT)
+
+# Rewrites only the lines between README_FILE's chapter-table markers (through
+# a temporary file); with a marker missing or out of order it fails and leaves
+# README_FILE as it was. Rows: every folder in chapters/, in order.
+readme-table:
+	@plots/readme_table.sh --data "$(README_TABLE_TSV)" --ideas "$(CHAPTER_IDEAS)" --readme "$(README_FILE)"

@@ -80,3 +80,34 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
     [ "$status" -eq 0 ]
     [[ "$output" == *"--view: standard input is not a terminal; skipping the viewer"* ]]
 }
+
+# --kernel-times (issue 13): events after every launch, per-kernel medians.
+@test "--kernel-times: every kernel of chapter 01, medians and shares, labelled as the executor's wall clock" {
+    tsv="$BATS_TEST_TMPDIR/kernels.tsv"
+    run "$(chapter_binary 01)" "$DATASET_DIR" 3 --train-limit 300 --quiet --kernel-times-out "$tsv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"kernel times: median of 3 iterations"* ]]
+    [[ "$output" == *"CPU executor: the host's wall clock per launch, not a GPU time"* ]]
+    for kernel in forward_scores residual_loss gradient update; do
+        [[ "$output" == *"$kernel"* ]]
+    done
+    cat "$tsv"
+    # The four kernels, in launch order, then the iteration; each median > 0,
+    # and the shares add up to the iteration within 10% (medians of parts).
+    run awk -F'\t' 'NR > 1 { kernels = kernels $3 " "; if ($4 <= 0) bad = 1; if ($3 !~ /^\(/) share += $5 }
+        END { print kernels; if (bad || share < 0.9 || share > 1.1) exit 1 }' "$tsv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$output" = "forward_scores residual_loss gradient update (iteration) " ]
+}
+@test "--kernel-times: chapter 09 times each epoch's training kernels" {
+    run "$(chapter_binary 09)" "$DATASET_DIR" 1 --train-limit 256 --quiet --kernel-times
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"kernel times: median of 1 epoch,"* ]]
+    [[ "$output" == *"hidden_forward"* ]]
+}
+@test "--kernel-times on chapter 00: refused, it runs no kernels" {
+    expect_usage_error "--kernel-times: this trainer runs no GPU kernels" "$DATASET_DIR" 1 --kernel-times
+}

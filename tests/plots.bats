@@ -2,7 +2,8 @@
 # The charts: every gnuplot script in plots/ draws a valid picture of the
 # expected size from small sample files; plots/compare.sh aggregates repeats
 # and stops at a failing chapter; `make compare` and `make plots` run end to
-# end on the CPU executor (tiny runs, outputs in a temporary folder).
+# end on the CPU executor (tiny runs, outputs in a temporary folder); the
+# README's chapter table is what `make readme-table` writes (plots/readme_table.sh).
 
 load helpers
 
@@ -13,6 +14,8 @@ setup_file() {
 
 setup() {
     cd "$BATS_TEST_DIRNAME/.."
+    # The README's chapter table needs only sh and awk.
+    [[ $BATS_TEST_DESCRIPTION == "readme table:"* ]] && return 0
     command -v gnuplot >/dev/null || skip "gnuplot is not installed: common/require.sh gnuplot-nox"
 }
 
@@ -336,4 +339,97 @@ EOF
     check_png "$out/resources.png" 1100 284
     # 4 x 10 digits: 541 pixels, and 24 + 18 for each of the title's 5 lines on cpu, and 10
     check_png "$out/digits.png" 1000 665
+}
+
+# chapter_table FILE: the lines between FILE's chapter-table markers.
+chapter_table() {
+    awk '/^<!-- chapter-table:end -->/ { inside = 0 } inside { print } /^<!-- chapter-table:begin/ { inside = 1 }' "$1"
+}
+
+@test "readme table: README.md's chapter table is what make readme-table writes from plots/compare.tsv" {
+    run plots/readme_table.sh
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    diff -u <(printf '%s\n' "$output") <(chapter_table README.md) ||
+        { echo "README.md's chapter table is stale: run make readme-table"; return 1; }
+    # every chapter folder has its row, in order, and one caption names the command
+    [ "$(chapter_table README.md | awk -F '[][]' '/^\| \[/ { print $2 }')" = "$(ls chapters)" ]
+    [[ "$(chapter_table README.md | tail -n 1)" == "*\`make compare\`, "*"[plots/compare.tsv]"* ]]
+    # and make readme-table leaves an up-to-date copy as it is
+    cp README.md "$BATS_TEST_TMPDIR/README.md"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_FILE="$BATS_TEST_TMPDIR/README.md"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"is up to date"* ]]
+    cmp README.md "$BATS_TEST_TMPDIR/README.md"
+}
+
+@test "readme table: a chapter in the TSV gets its ms, device and date; one not in it is not measured" {
+    local tsv=$BATS_TEST_TMPDIR/compare.tsv readme=$BATS_TEST_TMPDIR/README.md
+    sample_compare_tsv "$tsv" # 00 on the host, 01-03 on a Radeon Pro VII
+    sed -i '/^02-coalesced-layout/d' "$tsv"
+    run plots/readme_table.sh --data "$tsv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"| [01-naive-gemm](chapters/01-naive-gemm/) | "*" | 2.40 ms per iteration on AMD Radeon Pro VII (gfx906), 2026-11-22 |"* ]]
+    [[ "$output" == *"| [03-shared-memory-tiles](chapters/03-shared-memory-tiles/) | "*" | 0.4 ms per iteration on AMD Radeon Pro VII (gfx906), 2026-11-22 |"* ]]
+    [[ "$output" == *"| [00-cpu-reference](chapters/00-cpu-reference/) | "*" | 540 ms per iteration on host CPU, plain C, one thread, 2026-11-22 |"* ]]
+    [[ "$output" == *"| [02-coalesced-layout](chapters/02-coalesced-layout/) | "*" | not measured |"* ]]
+    [[ "$output" == *"| [09-hidden-layer](chapters/09-hidden-layer/) | "*" | not measured |"* ]]
+    [ "$(grep -c '^| \[' <<<"$output")" -eq "$(ls chapters | wc -l)" ]
+    local caption
+    caption=$(tail -n 1 <<<"$output")
+    [[ "$caption" == "*\`make compare\`, 2026-11-22, platform amd: "*"100 iterations x 3 runs per chapter"* ]]
+    [[ "$caption" == *"chapter 00 on host CPU, plain C, one thread; chapters 01, 03 on AMD Radeon Pro VII (gfx906)"* ]]
+    [[ "$caption" != *"CPU executor"* ]]
+    # make readme-table with the fixture rewrites the table in a copy, and nothing else
+    cp README.md "$readme"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_TABLE_TSV="$tsv" README_FILE="$readme"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"wrote the chapter table in $readme"* ]]
+    grep -q '^| \[02-coalesced-layout\].* | not measured |$' "$readme"
+    diff <(awk '/^<!-- chapter-table:begin/ { skip = 1 } /^<!-- chapter-table:end/ { skip = 0 } !skip' README.md) \
+        <(awk '/^<!-- chapter-table:begin/ { skip = 1 } /^<!-- chapter-table:end/ { skip = 0 } !skip' "$readme")
+    [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'README.md.')" -eq 0 ] # no temporary file left
+}
+
+@test "readme table: make readme-table fails on a missing or misplaced marker and leaves the file alone" {
+    local readme=$BATS_TEST_TMPDIR/README.md
+    grep -v '^<!-- chapter-table:end -->$' README.md >"$readme"
+    cp "$readme" "$BATS_TEST_TMPDIR/before"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_FILE="$readme"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"readme-table: $readme has no line \"<!-- chapter-table:end -->\""*"is unchanged"* ]]
+    cmp "$BATS_TEST_TMPDIR/before" "$readme"
+    # the end marker before the begin marker
+    { echo '<!-- chapter-table:end -->'; cat "$BATS_TEST_TMPDIR/before"; } >"$readme"
+    cp "$readme" "$BATS_TEST_TMPDIR/before"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_FILE="$readme"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"$readme has its end marker (line 1) before its begin marker"* ]]
+    cmp "$BATS_TEST_TMPDIR/before" "$readme"
+    # no begin marker at all
+    grep -v '^<!-- chapter-table:begin' README.md >"$readme"
+    cp "$readme" "$BATS_TEST_TMPDIR/before"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_FILE="$readme"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"$readme has no line starting \"<!-- chapter-table:begin\""* ]]
+    cmp "$BATS_TEST_TMPDIR/before" "$readme"
+    [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'README.md.')" -eq 0 ]
+}
+
+@test "readme table: a chapter without an idea, or an idea without a chapter, is an error" {
+    mkdir -p "$BATS_TEST_TMPDIR/chapters/00-cpu-reference" "$BATS_TEST_TMPDIR/chapters/10-new-idea"
+    printf 'chapter\tidea\n00-cpu-reference\tthe oracle\n' >"$BATS_TEST_TMPDIR/ideas.tsv"
+    run plots/readme_table.sh --chapters "$BATS_TEST_TMPDIR/chapters" --ideas "$BATS_TEST_TMPDIR/ideas.tsv"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"ideas.tsv: no idea for $BATS_TEST_TMPDIR/chapters/10-new-idea"* ]]
+    printf '10-new-idea\tsomething new\n01-gone\ta renamed chapter\n' >>"$BATS_TEST_TMPDIR/ideas.tsv"
+    run plots/readme_table.sh --chapters "$BATS_TEST_TMPDIR/chapters" --ideas "$BATS_TEST_TMPDIR/ideas.tsv"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"ideas.tsv:4: 01-gone is not a folder in $BATS_TEST_TMPDIR/chapters"* ]]
 }

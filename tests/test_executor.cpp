@@ -708,6 +708,31 @@ static void run_overflow_fresh(void) {
 
 #endif
 
+/* hipcpu_wave_uniform: what chapter 08's readfirstlane claims, checked. A
+ * value uniform per wave passes through; one that differs within a wave
+ * aborts, naming lane 0's value and the first lane that disagrees. */
+__global__ void wave_uniform_kernel(int *out, int per_lane) {
+    const int t = int(threadIdx.x);
+    out[t] = hipcpu_wave_uniform(per_lane ? t % 3 : t / warpSize);
+}
+
+static void run_wave_not_uniform(void) {
+    int *out = device_alloc<int>(size_t(2 * warpSize));
+    hipLaunchKernelGGL(wave_uniform_kernel, 1, 2 * warpSize, 0, 0, out, 1);
+}
+
+static void test_wave_uniform(void **) {
+    const int threads = 2 * warpSize;
+    int *out = device_alloc<int>(size_t(threads));
+    hipLaunchKernelGGL(wave_uniform_kernel, 1, threads, 0, 0, out, 0);
+    HIP_OK(hipGetLastError());
+    std::vector<int> host = download(out, size_t(threads));
+    for (int t = 0; t < threads; t++) assert_int_equal(host[size_t(t)], t / warpSize);
+    HIP_OK(hipFree(out));
+    expect_abort(run_wave_not_uniform, "wave 0: a value the kernel declares uniform (the same in every "
+                                       "lane) is 0 in lane 0 but 1 in lane 1");
+}
+
 static void test_other_aborts(void **) {
     expect_abort(run_nested_launch, "kernel 'flag_kernel' launched from inside a kernel");
     expect_abort(run_bad_schedule, "HIPCPU_SCHEDULE must be 'inorder' or 'random', not 'sideways'");
@@ -822,7 +847,19 @@ static void test_memory_and_device_api(void **) {
     assert_int_equal(prop.warpSize, warpSize);
     assert_int_equal(prop.maxThreadsPerBlock, 1024);
     assert_int_equal(prop.sharedMemPerBlock, 65536);
-    assert_int_equal(prop.multiProcessorCount, 1);
+    /* gfx906's 60 CUs unless HIPCPU_COMPUTE_UNITS says otherwise, and one
+     * block per CU: grids sized from the device get 60 blocks. */
+    assert_int_equal(prop.multiProcessorCount, 60);
+    setenv("HIPCPU_COMPUTE_UNITS", "132", 1);
+    HIP_OK(hipGetDeviceProperties(&prop, 0));
+    assert_int_equal(prop.multiProcessorCount, 132);
+    unsetenv("HIPCPU_COMPUTE_UNITS");
+    int per_cu = 0;
+    HIP_OK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, wave_uniform_kernel, 640, 0));
+    assert_int_equal(per_cu, 1);
+    assert_int_equal(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, wave_uniform_kernel, 2048, 0),
+                     hipErrorInvalidValue);
+    hipGetLastError();
     assert_true(prop.totalGlobalMem > 0);
     assert_true(prop.clockRate > 0);
 
@@ -946,6 +983,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_missing_lane),
         cmocka_unit_test(test_other_aborts),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_wave_uniform),
         cmocka_unit_test(test_alloc_failure_injection),
         cmocka_unit_test(test_memory_and_device_api),
         cmocka_unit_test(test_random_schedule),

@@ -6,8 +6,8 @@
  * kernel does all of it for a tile of images while the tile sits in LDS, so
  * each training image is read from global memory once per iteration, and
  * the scores and residuals never leave the chip. Two kernels per iteration:
- *   train_step   FUSED_BLOCKS blocks, each taking tiles of TILE_IMAGES images
- *                in turn. A wave per class: its lanes split the features of
+ *   train_step   a persistent grid, as many blocks as the device holds at
+ *                once, each taking tiles of TILE_IMAGES images in turn. A wave per class: its lanes split the features of
  *                an image, a wave reduction (chapter 06's shuffles, as a
  *                butterfly) gives every lane the class's score, and each lane
  *                adds its features' share of the gradient in registers. The
@@ -33,10 +33,6 @@
 #define TILE_IMAGES 8
 #define TILE_FLOATS (TILE_IMAGES * MODEL_FEATURES) /* 6,280 */
 #define TILE_LOADS ((TILE_FLOATS + FUSED_THREADS - 1) / FUSED_THREADS) /* 10 at wave 64 */
-/* The kernel needs 80 VGPRs on gfx906, so a SIMD holds 3 of its waves and a
- * CU one block of 10: one block per CU of a 60-CU gfx906, each block taking
- * every 60th tile. */
-#define FUSED_BLOCKS 60
 
 const char chapter_name[] = "07-kernel-fusion";
 const int chapter_needs = NEEDS_X_ROWS;
@@ -99,7 +95,7 @@ __device__ void store_tile(float *x_tile, int *label_tile, int t, const float *s
 }
 
 /* One iteration's forward, loss, accuracy and gradient for the tiles
- * blockIdx.x, blockIdx.x + FUSED_BLOCKS, ... of TILE_IMAGES images each.
+ * blockIdx.x, blockIdx.x + gridDim.x, ... of TILE_IMAGES images each.
  * partial[blockIdx.x][c][k] = sum over the block's images n of
  * 2 (Yhat[c][n] - Y[c][n]) / N * x[n][k], stored once, at the end. */
 __global__ void __launch_bounds__(FUSED_THREADS)
@@ -135,14 +131,15 @@ train_step(const float *w, const float *x_rows, const uint8_t *labels, float *pa
     float staged[TILE_LOADS];
     int label_next;
     fetch_tile(x_rows, labels, images, blockIdx.x, t, staged, &label_next);
-    for (int tile = blockIdx.x; tile < tiles; tile += FUSED_BLOCKS) {
+    int grid = gridDim.x; /* blocks in the grid: each takes every grid-th tile */
+    for (int tile = blockIdx.x; tile < tiles; tile += grid) {
         store_tile(x_tile, label_tile, t, staged, label_next);
         __syncthreads();
         /* The next tile's loads go out now and are in flight while this
          * tile is computed: one block per CU has no other block to run
          * while it waits (chapter 04's ping-pong, through registers). */
-        if (tile + FUSED_BLOCKS < tiles)
-            fetch_tile(x_rows, labels, images, tile + FUSED_BLOCKS, t, staged, &label_next);
+        if (tile + grid < tiles)
+            fetch_tile(x_rows, labels, images, tile + grid, t, staged, &label_next);
 #pragma unroll 1 /* unrolled, the images' LDS reads would be hoisted together, and spill */
         for (int i = 0; i < TILE_IMAGES; i++) {
             /* Forward: this lane's share of the dot product, then the wave's
@@ -208,34 +205,38 @@ train_step(const float *w, const float *x_rows, const uint8_t *labels, float *pa
 }
 
 /* The blocks' partial gradients are added in block order, so a run gives the
- * same bits every time. All FUSED_BLOCKS loads are issued before the first
- * addition: in flight together, not one memory latency after another. */
-__global__ void update(float *w, const float *partial, float learning_rate)
+ * same bits every time. Unrolled by 8: each round's 8 loads are issued
+ * before its first addition, in flight together. */
+__global__ void update(float *w, const float *partial, int blocks, float learning_rate)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < MODEL_WEIGHTS) {
-        float part[FUSED_BLOCKS];
-#pragma unroll
-        for (int s = 0; s < FUSED_BLOCKS; s++) part[s] = partial[s * MODEL_WEIGHTS + j];
         float grad = 0.0f;
-#pragma unroll
-        for (int s = 0; s < FUSED_BLOCKS; s++) grad += part[s];
+#pragma unroll 8
+        for (int s = 0; s < blocks; s++) grad += partial[(size_t)s * MODEL_WEIGHTS + j];
         w[j] -= learning_rate * grad;
     }
 }
 
 typedef struct {
-    float *partial; /* FUSED_BLOCKS x 10 x 785: one gradient per block */
+    int blocks;     /* train_step's grid: compute units x blocks per CU */
+    float *partial; /* blocks x 10 x 785: one gradient per block */
 } buffers;
 
 static int blocks_for(int threads) { return (threads + BLOCK_SIZE - 1) / BLOCK_SIZE; }
 
 void chapter_setup(const gpu_problem *p, void **scratch)
 {
-    (void)p;
     buffers *b = (buffers *)malloc(sizeof *b);
     if (!b) fatal(1, "out of host memory");
-    b->partial = (float *)gpu_alloc((size_t)FUSED_BLOCKS * MODEL_WEIGHTS * sizeof(float), "partial");
+    /* A persistent grid: exactly as many blocks as the device runs at once.
+     * On gfx906 the kernel's 80 VGPRs leave room for 3 of its waves per SIMD,
+     * so one block of 10 per CU: 60 blocks. The executor reports 60 CUs. */
+    int per_cu = 0;
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, train_step, FUSED_THREADS, 0));
+    if (per_cu < 1) fatal(1, "train_step: %d threads per block do not fit this device", FUSED_THREADS);
+    b->blocks = p->compute_units * per_cu;
+    b->partial = (float *)gpu_alloc((size_t)b->blocks * MODEL_WEIGHTS * sizeof(float), "partial");
     *scratch = b;
 }
 
@@ -243,12 +244,12 @@ void chapter_iteration(const gpu_problem *p, void *scratch, int it)
 {
     buffers *b = (buffers *)scratch;
     int n = p->images;
-    hipLaunchKernelGGL(train_step, dim3(FUSED_BLOCKS), dim3(FUSED_THREADS), 0, 0,
+    hipLaunchKernelGGL(train_step, dim3(b->blocks), dim3(FUSED_THREADS), 0, 0,
                        p->w, p->x_rows, p->labels, b->partial, p->loss_sum + it,
                        p->correct + it, n);
     HIP_CHECK_LAUNCH(train_step);
     hipLaunchKernelGGL(update, dim3(blocks_for(MODEL_WEIGHTS)), dim3(BLOCK_SIZE), 0, 0,
-                       p->w, b->partial, p->learning_rate);
+                       p->w, b->partial, b->blocks, p->learning_rate);
     HIP_CHECK_LAUNCH(update);
 }
 

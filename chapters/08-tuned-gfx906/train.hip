@@ -4,10 +4,10 @@
  * fit a Radeon Pro VII / MI50 (gfx906: wave64, 60 CUs of 4 SIMDs, 64 KB of
  * LDS per CU, 13.1 FP32 TFLOPS against 1 TB/s): the version to copy. Two
  * kernels per iteration:
- *   train_step   one block of 8 waves per CU, taking tiles of TILE_IMAGES =
- *                64 images in turn:
+ *   train_step   a persistent grid of 8-wave blocks, one per CU (the LDS
+ *                holds one), taking tiles of TILE_IMAGES = 64 images in turn:
  *                - the tile arrives as bytes (the raw pixels: 4x fewer than
- *                  floats) in 16-byte loads, issued a tile ahead;
+ *                  floats) in 16-byte loads, issued during the tile before;
  *                - forward: lane i of wave p takes image i and eighth p of
  *                  the pixels. W is the same in every lane of a wave, so on
  *                  gfx906 it comes through scalar loads and SGPRs, and each
@@ -40,9 +40,11 @@
 #ifndef TILE_IMAGES
 #define TILE_IMAGES WAVE_SIZE
 #endif
-/* Blocks: one per CU of a 60-CU gfx906 (LDS allows no second one). */
-#ifndef FUSED_BLOCKS
-#define FUSED_BLOCKS 60
+/* Blocks per CU; 0: as many as the device says fit at once (occupancy:
+ * one on gfx906, where the LDS tile allows no second). make tune tries 1
+ * and 2: a second round of blocks queued behind the first. */
+#ifndef BLOCKS_PER_CU
+#define BLOCKS_PER_CU 0
 #endif
 /* Unrolling of the forward's loop over the pixels, 2 at a time. */
 #ifndef FWD_UNROLL
@@ -93,14 +95,21 @@
 #error "TILE_IMAGES must divide FUSED_THREADS / 2"
 #endif
 
-/* On gfx906, the forward's part index is made visibly uniform: wave p's
- * lanes share p, and readfirstlane tells the compiler so. Then W[c][k] at a
- * uniform k is a scalar load into an SGPR (s_load_dwordx2), and each
- * v_fmac_f32 takes its weight from there: no VGPR and no vector load for W.
- * Elsewhere (and when a tile is not whole waves) the plain value: the same
- * results, W through vector loads. */
-#if defined(__gfx906__) && TILE_IMAGES % WAVE_SIZE == 0
+/* On gfx9 (gfx906, and the CDNA parts gfx908 and gfx90a, which share its
+ * wave64, scalar unit and v_fmac_f32), the forward's part index is made
+ * visibly uniform: wave p's lanes share p, and readfirstlane tells the
+ * compiler so. Then W[c][k] at a uniform k is a scalar load into an SGPR
+ * (s_load_dwordx2), and each v_fmac_f32 takes its weight from there: no VGPR
+ * and no vector load for W. readfirstlane takes lane 0's value on trust, so
+ * the CPU executor checks the claim in every lane instead. Elsewhere (and
+ * when a tile is not whole waves) the plain value: the same results, W
+ * through vector loads. */
+#if TILE_IMAGES % WAVE_SIZE != 0
+#define WAVE_UNIFORM(v) (v)
+#elif defined(__gfx906__) || defined(__gfx908__) || defined(__gfx90a__)
 #define WAVE_UNIFORM(v) __builtin_amdgcn_readfirstlane(v)
+#elif defined(__HIPCPU__)
+#define WAVE_UNIFORM(v) hipcpu_wave_uniform(v)
 #else
 #define WAVE_UNIFORM(v) (v)
 #endif
@@ -138,8 +147,9 @@ __device__ unsigned int wave_count(unsigned int v)
 
 /* Tile `tile`'s pixels from global memory into registers: TILE_LOADS
  * 16-byte pieces per thread, consecutive across the threads, and the labels.
- * This only issues the loads (chapter 04's fetch): the wave waits for them in
- * store_tile, a tile's work later. Zeros past the last image. */
+ * This only issues the loads (chapter 04's fetch). They are waited for at the
+ * next __syncthreads(): on gfx906 the compiler puts s_waitcnt vmcnt(0) before
+ * every s_barrier. Zeros past the last image. */
 __device__ void fetch_tile(const uint8_t *__restrict__ pixels, const uint8_t *__restrict__ labels,
                            int images, int tile, int t, pixels16 *staged, int *label)
 {
@@ -177,7 +187,7 @@ __device__ void store_tile(uint32_t (*pix)[ROW_WORDS], int t, const pixels16 *st
 }
 
 /* One iteration's forward, loss, accuracy and gradient for the tiles
- * blockIdx.x, blockIdx.x + FUSED_BLOCKS, ... of TILE_IMAGES images each.
+ * blockIdx.x, blockIdx.x + gridDim.x, ... of TILE_IMAGES images each.
  * partial[blockIdx.x][c][k] = sum over the block's images n of
  * 2 (Yhat[c][n] - Y[c][n]) / N * x[n][k], stored once, at the end.
  *
@@ -226,14 +236,16 @@ train_step(const float *__restrict__ w, const uint8_t *__restrict__ pixels,
     pixels16 staged[TILE_LOADS];
     int label_next;
     fetch_tile(pixels, labels, images, blockIdx.x, t, staged, &label_next);
-    for (int tile = blockIdx.x; tile < tiles; tile += FUSED_BLOCKS) {
+    int grid = gridDim.x; /* blocks in the grid: each takes every grid-th tile */
+    for (int tile = blockIdx.x; tile < tiles; tile += grid) {
         store_tile(pix, t, staged);
         int label = label_next;
         __syncthreads();
-        /* The next tile's loads are in flight during this tile's work: a
-         * block has its CU to itself, no other block to run meanwhile. */
-        if (tile + FUSED_BLOCKS < tiles)
-            fetch_tile(pixels, labels, images, tile + FUSED_BLOCKS, t, staged, &label_next);
+        /* The next tile's loads go out now and overlap this tile's forward
+         * only: the barrier after the forward waits for them (see
+         * fetch_tile). Issued any later, they would overlap less. */
+        if (tile + grid < tiles)
+            fetch_tile(pixels, labels, images, tile + grid, t, staged, &label_next);
 
         /* Forward: lane i_fwd's image, this wave's eighth of the pixels, two
          * at a time (v_cvt_f32_ubyte0, 1), each pixel 10 FMAs with weights
@@ -369,34 +381,36 @@ train_step(const float *__restrict__ w, const uint8_t *__restrict__ pixels,
 }
 
 /* The blocks' partial gradients are added in block order, so a run gives the
- * same bits every time. All FUSED_BLOCKS loads are issued before the first
- * addition: in flight together, not one memory latency after another. */
-__global__ void update(float *w, const float *partial, float learning_rate)
+ * same bits every time. Unrolled by 8: each round's 8 loads are issued
+ * before its first addition, in flight together. */
+__global__ void update(float *w, const float *partial, int blocks, float learning_rate)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < MODEL_WEIGHTS) {
-        float part[FUSED_BLOCKS];
-#pragma unroll
-        for (int s = 0; s < FUSED_BLOCKS; s++) part[s] = partial[s * MODEL_WEIGHTS + j];
         float grad = 0.0f;
-#pragma unroll
-        for (int s = 0; s < FUSED_BLOCKS; s++) grad += part[s];
+#pragma unroll 8
+        for (int s = 0; s < blocks; s++) grad += partial[(size_t)s * MODEL_WEIGHTS + j];
         w[j] -= learning_rate * grad;
     }
 }
 
 typedef struct {
-    float *partial; /* FUSED_BLOCKS x 10 x 785: one gradient per block */
+    int blocks;     /* train_step's grid: compute units x blocks per CU */
+    float *partial; /* blocks x 10 x 785: one gradient per block */
 } buffers;
 
 static int blocks_for(int threads) { return (threads + BLOCK_SIZE - 1) / BLOCK_SIZE; }
 
 void chapter_setup(const gpu_problem *p, void **scratch)
 {
-    (void)p;
     buffers *b = (buffers *)malloc(sizeof *b);
     if (!b) fatal(1, "out of host memory");
-    b->partial = (float *)gpu_alloc((size_t)FUSED_BLOCKS * MODEL_WEIGHTS * sizeof(float), "partial");
+    int per_cu = BLOCKS_PER_CU;
+    if (per_cu == 0)
+        HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, train_step, FUSED_THREADS, 0));
+    if (per_cu < 1) fatal(1, "train_step: %d threads per block do not fit this device", FUSED_THREADS);
+    b->blocks = p->compute_units * per_cu;
+    b->partial = (float *)gpu_alloc((size_t)b->blocks * MODEL_WEIGHTS * sizeof(float), "partial");
     *scratch = b;
 }
 
@@ -404,12 +418,12 @@ void chapter_iteration(const gpu_problem *p, void *scratch, int it)
 {
     buffers *b = (buffers *)scratch;
     int n = p->images;
-    hipLaunchKernelGGL(train_step, dim3(FUSED_BLOCKS), dim3(FUSED_THREADS), 0, 0,
+    hipLaunchKernelGGL(train_step, dim3(b->blocks), dim3(FUSED_THREADS), 0, 0,
                        p->w, p->pixels, p->labels, b->partial, p->loss_sum + it,
                        p->correct + it, n);
     HIP_CHECK_LAUNCH(train_step);
     hipLaunchKernelGGL(update, dim3(blocks_for(MODEL_WEIGHTS)), dim3(BLOCK_SIZE), 0, 0,
-                       p->w, b->partial, p->learning_rate);
+                       p->w, b->partial, b->blocks, p->learning_rate);
     HIP_CHECK_LAUNCH(update);
 }
 

@@ -10,7 +10,7 @@ TUNE_ON_CPU := $(filter cpu,$(HIP_PLATFORM))
 # Iterations per timed run, and --train-limit (empty: all 60,000 images).
 TUNE_ITERS ?= $(if $(TUNE_ON_CPU),4,50)
 TUNE_LIMIT ?= $(if $(TUNE_ON_CPU),300,)
-# The sets, each FUSED_BLOCKS:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]; empty:
+# The sets, each BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]; empty:
 # tune.sh's own list.
 TUNE_SETS ?=
 TUNE_DIR := build/tune/$(notdir $(BUILD))
@@ -28,7 +28,7 @@ tune: dataset
 	  TUNE_SETS="$(TUNE_SETS)" WAVE=$(WAVE) MAKE="$(MAKE)" \
 	  bash chapters/08-tuned-gfx906/tune.sh
 
-# One build per set: the directory name is the set (b60-f1-g2-t0, t0 for the
+# One build per set: the directory name is the set (cu1-f1-g2-t0, t0 for the
 # default TILE_IMAGES), so a changed set is a new target; TUNE_FLAGS holds
 # its -D options.
 TUNE_FLAGS ?=

@@ -4,7 +4,7 @@
 # harness first and sets HIP_PLATFORM, TUNE_DIR, BUILD, TEST_BUILD,
 # DATASET_DIR, TUNE_ITERS, TUNE_LIMIT, TUNE_SETS, WAVE and MAKE.
 #
-# For each set: rebuild train.hip with -DFUSED_BLOCKS=... -DFWD_UNROLL=...
+# For each set: rebuild train.hip with -DBLOCKS_PER_CU=... -DFWD_UNROLL=...
 # -DGRAD_UNROLL=... [-DTILE_IMAGES=...], check it against chapter 00 (5
 # iterations on 1,037 images, as tests/chapters.bats does), then time it with
 # --bench-out. A set that fails to build or to match is reported and skipped.
@@ -14,13 +14,14 @@ cd "$(dirname "$0")/../.."
 : "${HIP_PLATFORM:?run me through make tune}" "${TUNE_DIR:?}" "${BUILD:?}" "${TEST_BUILD:?}"
 : "${DATASET_DIR:=dataset}" "${TUNE_ITERS:=50}" "${TUNE_LIMIT:=}" "${TUNE_SETS:=}" "${MAKE:=make}"
 
-# FUSED_BLOCKS:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]. The first is the shipped
-# default. Blocks: one per CU of a 60-CU gfx906, a second round of blocks, and
-# one per CU of a 64-CU MI60. TILE_IMAGES is left at the wave size (one image
-# per lane): smaller tiles make W differ within a wave, larger ones do not fit
-# the LDS.
+# BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]. The first is the shipped
+# default. Blocks per CU: 1x the device's compute units (multiProcessorCount,
+# read at run time: 60 on gfx906, 132 SMs on an H100) and 2x, a second round
+# of blocks queued behind the first. TILE_IMAGES is left at the wave size (one
+# image per lane): smaller tiles make W differ within a wave, larger ones do
+# not fit the LDS.
 if [ -z "$TUNE_SETS" ]; then
-    TUNE_SETS="60:1:1 60:1:2 60:4:1 60:4:2 64:1:1 120:1:1"
+    TUNE_SETS="1:1:1 1:1:2 1:4:1 1:4:2 2:1:1 2:4:1"
 fi
 
 mkdir -p "$TUNE_DIR"
@@ -42,9 +43,9 @@ fi
 
 for set in $TUNE_SETS; do
     IFS=: read -r blocks fwd grad tile <<<"$set"
-    flags="-DFUSED_BLOCKS=$blocks -DFWD_UNROLL=$fwd -DGRAD_UNROLL=$grad"
+    flags="-DBLOCKS_PER_CU=$blocks -DFWD_UNROLL=$fwd -DGRAD_UNROLL=$grad"
     [ -n "${tile:-}" ] && flags="$flags -DTILE_IMAGES=$tile"
-    name="b$blocks-f$fwd-g$grad-t${tile:-0}"
+    name="cu$blocks-f$fwd-g$grad-t${tile:-0}"
     binary="$TUNE_DIR/$name/trainer"
     echo "# $name: $flags"
     if ! $MAKE --no-print-directory "$binary" TUNE_FLAGS="$flags" >"$TUNE_DIR/$name.build.log" 2>&1; then

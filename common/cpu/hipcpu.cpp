@@ -298,6 +298,7 @@ static const char *op_name(int kind) {
     case HIPCPU_WAVE_BALLOT: return "__ballot";
     case HIPCPU_WAVE_ANY: return "__any";
     case HIPCPU_WAVE_ALL: return "__all";
+    case HIPCPU_WAVE_UNIFORM: return "hipcpu_wave_uniform";
     }
     return "a wave operation";
 }
@@ -609,7 +610,7 @@ static bool step_wave(Wave &wave) {
  * -1 as int), and a kernel that reads shared memory it has not written gets
  * a visibly wrong answer rather than the zeros of a fresh program. */
 static void poison_shared_memory() {
-    if (__start_hipcpu_shared && __stop_hipcpu_shared > __start_hipcpu_shared)
+    if (+__start_hipcpu_shared && +__stop_hipcpu_shared > +__start_hipcpu_shared)
         memset(__start_hipcpu_shared, 0xFF, size_t(__stop_hipcpu_shared - __start_hipcpu_shared));
 }
 
@@ -680,6 +681,14 @@ extern "C" uint64_t hipcpu_wave_op(uint64_t value, int kind, int arg, int width)
         for (unsigned i = 0; i < wave.lanes; i++) mask |= (slot[i] & 1) << i;
         const uint64_t all = wave.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << wave.lanes) - 1;
         return kind == HIPCPU_WAVE_BALLOT ? mask : kind == HIPCPU_WAVE_ANY ? mask != 0 : mask == all;
+    }
+    if (kind == HIPCPU_WAVE_UNIFORM) {
+        for (unsigned i = 1; i < wave.lanes; i++)
+            if (slot[i] != slot[0])
+                die_in_block("wave %u: a value the kernel declares uniform (the same in every lane) is %d "
+                             "in lane 0 but %d in lane %u; readfirstlane on a GPU would silently use lane "
+                             "0's", t->wave, int(uint32_t(slot[0])), int(uint32_t(slot[i])), i);
+        return slot[0];
     }
     /* Source lane, as HIP computes it; out of the segment reads one's own. */
     const long long self = t->lane, start = self & ~(long long)(width - 1), delta = unsigned(arg);
@@ -958,6 +967,27 @@ hipError_t hipGetDevice(int *device) {
     return hipSuccess;
 }
 
+/* The CUs the executor reports: gfx906's 60, so that a grid sized from the
+ * device (multiProcessorCount x blocks per CU) is the grid a Radeon Pro VII
+ * or MI50 gets, and the trace counts what it would do. HIPCPU_COMPUTE_UNITS
+ * sets another count (e.g. 132, an H100's SMs). Blocks still run one at a
+ * time. */
+static int compute_units() {
+    const char *value = getenv("HIPCPU_COMPUTE_UNITS");
+    if (!value || !*value) return 60;
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (*end != '\0' || n < 1 || n > 4096)
+        die("HIPCPU_COMPUTE_UNITS must be a number from 1 to 4096, not '%s'", value);
+    return int(n);
+}
+
+extern "C" hipError_t hipcpu_occupancy(int *blocks, int block_size) {
+    if (!blocks || block_size < 1 || unsigned(block_size) > kMaxThreads) return record(hipErrorInvalidValue);
+    *blocks = 1;
+    return hipSuccess;
+}
+
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
     if (!prop) return record(hipErrorInvalidValue);
     if (device != 0) return record(hipErrorInvalidDevice);
@@ -982,7 +1012,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
     prop->totalConstMem = 65536;
     prop->major = 1;
     prop->minor = 0;
-    prop->multiProcessorCount = 1;
+    prop->multiProcessorCount = compute_units();
     prop->maxThreadsPerMultiProcessor = int(kMaxThreads);
     prop->maxSharedMemoryPerMultiProcessor = 65536;
     prop->integrated = 1;

@@ -108,7 +108,8 @@ enum {
     HIPCPU_SHFL_XOR,
     HIPCPU_WAVE_BALLOT,
     HIPCPU_WAVE_ANY,
-    HIPCPU_WAVE_ALL
+    HIPCPU_WAVE_ALL,
+    HIPCPU_WAVE_UNIFORM /* not HIP: see hipcpu_wave_uniform; not counted as a shuffle */
 };
 extern "C" uint64_t hipcpu_wave_op(uint64_t value, int kind, int arg, int width);
 
@@ -153,6 +154,15 @@ inline int __any(int predicate) {
 inline int __all(int predicate) {
     return static_cast<int>(hipcpu_wave_op(predicate != 0, HIPCPU_WAVE_ALL, 0, warpSize));
 }
+/* Not HIP: v, after checking that every lane of the wave holds the same v
+ * (the runtime aborts, naming the lanes, otherwise). Chapters use it where a
+ * GPU build asserts uniformity with __builtin_amdgcn_readfirstlane, which
+ * would silently take lane 0's value if the claim were wrong. */
+inline int hipcpu_wave_uniform(int v) {
+    hipcpu_wave_op(static_cast<uint32_t>(v), HIPCPU_WAVE_UNIFORM, 0, warpSize);
+    return v;
+}
+
 inline unsigned int __lane_id(void) {
     const dim3 &t = threadIdx, &b = blockDim;
     return (t.x + b.x * (t.y + b.y * t.z)) % warpSize;
@@ -317,7 +327,7 @@ typedef struct hipDeviceProp_t {
     int memoryBusWidth;            /* bits */
     size_t totalConstMem;
     int major, minor;
-    int multiProcessorCount;       /* 1: blocks run one at a time */
+    int multiProcessorCount;       /* 60, gfx906's CUs (HIPCPU_COMPUTE_UNITS): see hipcpu.cpp */
     int l2CacheSize;
     int maxThreadsPerMultiProcessor;
     int computeMode;
@@ -372,6 +382,16 @@ const char *hipGetErrorName(hipError_t error);
 /* Not HIP: gives a device allocation a name for the trace build's messages
  * (e.g. "x_rows"); does nothing in other builds. */
 void hipcpu_name_allocation(const void *ptr, const char *name);
+}
+
+/* One block per CU at a time: the executor runs blocks one after another,
+ * and models no register file. Grids sized as multiProcessorCount times
+ * this get gfx906's 60 blocks for a one-block-per-CU kernel. */
+extern "C" hipError_t hipcpu_occupancy(int *blocks, int block_size);
+template <typename F>
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F, int block_size,
+                                                               size_t dynamic_shared_bytes) {
+    return dynamic_shared_bytes ? hipErrorInvalidValue : hipcpu_occupancy(blocks, block_size);
 }
 
 template <typename T> inline hipError_t hipMalloc(T **ptr, size_t size) {

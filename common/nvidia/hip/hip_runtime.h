@@ -27,6 +27,7 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipGetDevice cudaGetDevice
 #define hipSetDevice cudaSetDevice
 #define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #define hipDeviceSynchronize cudaDeviceSynchronize
 
 /* Memory */

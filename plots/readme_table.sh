@@ -1,0 +1,202 @@
+#!/bin/sh
+# `make readme-table`: the chapter table of README.md, one row per folder in
+# chapters/, in order: a link to the chapter, its short idea from
+# plots/chapter_ideas.tsv and what `make compare` measured for it in
+# plots/compare.tsv (median ms per iteration, with the device and date the
+# TSV records; "not measured" for a chapter it has no row for), then a
+# caption naming the command, platform, devices and dates.
+#
+#   plots/readme_table.sh [--data TSV] [--ideas FILE] [--chapters DIR] [--readme FILE]
+#
+#   --data FILE      the make compare table (default plots/compare.tsv)
+#   --ideas FILE     chapter <TAB> idea, # comments (default plots/chapter_ideas.tsv)
+#   --chapters DIR   the chapter folders (default chapters)
+#   --readme FILE    rewrite the lines between FILE's markers
+#                        <!-- chapter-table:begin ... -->
+#                        <!-- chapter-table:end -->
+#                    instead of printing the table; FILE is left as it was
+#                    when a marker is missing, repeated or out of order.
+#
+# Plain POSIX sh and awk. Never run by make compare, make plots or make test:
+# it rewrites a tracked file.
+set -eu
+
+data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme=
+die() {
+    echo "readme-table: $*" >&2
+    exit 1
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --data | --ideas | --chapters | --readme)
+        [ $# -ge 2 ] || die "$1 needs a value"
+        case $1 in
+        --data) data=$2 ;;
+        --ideas) ideas=$2 ;;
+        --chapters) chapters=$2 ;;
+        --readme) readme=$2 ;;
+        esac
+        shift 2
+        ;;
+    *) die "unknown argument '$1'" ;;
+    esac
+done
+
+BEGIN_MARK='<!-- chapter-table:begin'
+END_MARK='<!-- chapter-table:end -->'
+
+# table: the markdown table and its caption on stdout.
+table() {
+    [ -s "$data" ] || die "$data is missing or empty: run make compare"
+    [ -s "$ideas" ] || die "$ideas is missing or empty"
+    [ -d "$chapters" ] || die "$chapters: no such folder"
+    # chapter folders in byte order, as make's $(sort); the glob sorts by the locale
+    list=$(for dir in "$chapters"/[0-9][0-9]-*/; do
+        [ -d "$dir" ] || continue
+        dir=${dir%/}
+        printf '%s\n' "${dir##*/}"
+    done | LC_ALL=C sort | tr '\n' ' ')
+    [ -n "$list" ] || die "$chapters has no chapter folders (NN-name)"
+    LC_ALL=C awk -F '\t' -v list="$list" -v ideas="$ideas" -v data="$data" -v chapters="$chapters" '
+    function fail(message) { print "readme-table: " message > "/dev/stderr"; failed = 1; exit 1 }
+    function md(s) { gsub(/\|/, "\\|", s); return s }
+    function ms(v) {
+        v += 0
+        if (v >= 100) return sprintf("%.0f", v)
+        if (v >= 10) return sprintf("%.1f", v)
+        if (v >= 1) return sprintf("%.2f", v)
+        return sprintf("%.3g", v)
+    }
+    # add(set, value): value appended to the ", "-list set once, in order of first sight.
+    function add(set, value) {
+        if (value == "" || index(", " set ", ", ", " value ", ")) return set
+        return set == "" ? value : set ", " value
+    }
+    # chapter numbers "00" -> "chapter 00", "01 02 03" in table order -> "chapters 01-03"
+    function numbers(s,    n, a, i, out, first, last) {
+        n = split(s, a, " ")
+        if (n == 1) return "chapter " a[1]
+        for (i = 1; i <= n; i++) {
+            if (i > 1 && pos[a[i]] == pos[last] + 1) { last = a[i]; continue }
+            if (i > 1) out = out (out == "" ? "" : ", ") (first == last ? first : first "-" last)
+            first = last = a[i]
+        }
+        out = out (out == "" ? "" : ", ") (first == last ? first : first "-" last)
+        return "chapters " out
+    }
+    BEGIN {
+        count = split(list, order, " ")
+        for (i = 1; i <= count; i++) pos[substr(order[i], 1, 2)] = i
+        while ((got = getline line < ideas) > 0) {
+            n++
+            if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
+            if (!header++) {
+                if (line != "chapter\tidea") fail(ideas ": the first line must be the header chapter<TAB>idea, not \"" line "\"")
+                continue
+            }
+            tab = index(line, "\t")
+            if (!tab) fail(ideas ":" n ": no tab between the chapter and its idea")
+            chapter = substr(line, 1, tab - 1); text = substr(line, tab + 1)
+            if (text ~ /^[ \t]*$/) fail(ideas ":" n ": " chapter " has an empty idea")
+            if (chapter in idea) fail(ideas ":" n ": a second idea for " chapter)
+            words = split(text, w, " ")
+            if (words > 14) fail(ideas ":" n ": " chapter "'"'"'s idea has " words " words; keep it to about 10, the detail belongs in its README")
+            idea[chapter] = text; line_of[chapter] = n
+        }
+        if (got < 0) fail("cannot read " ideas)
+        for (i = 1; i <= count; i++) {
+            if (!(order[i] in idea)) fail(ideas ": no idea for " chapters "/" order[i] ": add a line \"" order[i] "<TAB>idea\"")
+            known[order[i]] = 1
+        }
+        for (chapter in idea)
+            if (!(chapter in known)) fail(ideas ":" line_of[chapter] ": " chapter " is not a folder in " chapters)
+    }
+    FNR == 1 {
+        for (i = 1; i <= NF; i++) col[$i] = i
+        split("chapter platform device images iterations repeats median_ms date", need, " ")
+        for (i = 1; i in need; i++)
+            if (!(need[i] in col)) fail(data ": no " need[i] " column in its header")
+        next
+    }
+    {
+        chapter = $(col["chapter"])
+        if (!(chapter in known) || (chapter in median)) next
+        value = $(col["median_ms"])
+        if (value !~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ || value + 0 <= 0)
+            fail(data ":" FNR ": " chapter " has median_ms \"" value "\", not a positive number")
+        median[chapter] = value
+        device[chapter] = $(col["device"]); date[chapter] = $(col["date"])
+        platforms = add(platforms, $(col["platform"]))
+        dates = add(dates, date[chapter])
+        runs = add(runs, $(col["iterations"]) " iterations x " $(col["repeats"]) " run" ($(col["repeats"]) == 1 ? "" : "s"))
+        images = add(images, $(col["images"]))
+        if (!(device[chapter] in on)) devices[++ndevices] = device[chapter]
+        on[device[chapter]] = on[device[chapter]] (on[device[chapter]] == "" ? "" : " ") substr(chapter, 1, 2)
+    }
+    END {
+        if (failed) exit 1
+        print "| chapter | the one idea | measured |"
+        print "|---|---|---|"
+        for (i = 1; i <= count; i++) {
+            c = order[i]
+            cell = (c in median) ? ms(median[c]) " ms per iteration on " md(device[c]) ", " date[c] : "not measured"
+            print "| [" c "](" chapters "/" c "/) | " md(idea[c]) " | " cell " |"
+        }
+        print ""
+        if (!ndevices) {
+            print "*No chapter measured yet: `make compare` writes the times into [" data "](" data ").*"
+            exit
+        }
+        for (i = 1; i <= ndevices; i++)
+            where = where (i > 1 ? "; " : "") numbers(on[devices[i]]) " on " md(devices[i])
+        caption = "*`make compare`, " dates ", platform " platforms ": median ms per full-batch training iteration on " \
+            images " MNIST images, " runs " per chapter; " where ". The numbers are in [" data "](" data ")"
+        if (", " platforms ", " ~ /, cpu, /)
+            caption = caption "; on platform cpu they time the CPU executor, a correctness tool, not a GPU"
+        print caption ".*"
+    }' "$data"
+}
+
+if [ -z "$readme" ]; then
+    table
+    exit
+fi
+
+[ -f "$readme" ] || die "$readme: no such file"
+# The markers: one begin line, then one end line; anything else leaves the file alone.
+LC_ALL=C awk -v file="$readme" -v begin="$BEGIN_MARK" -v end="$END_MARK" '
+    index($0, begin) == 1 { b++; bl = NR }
+    index($0, end) == 1 { e++; el = NR }
+    END {
+        how = "; put the table between a line starting \"" begin "\" and a line \"" end "\""
+        if (b != 1) message = b ? "has " b " lines starting \"" begin "\", not one" : "has no line starting \"" begin "\""
+        else if (e != 1) message = e ? "has " e " lines \"" end "\", not one" : "has no line \"" end "\""
+        else if (el < bl) message = "has its end marker (line " el ") before its begin marker (line " bl ")"
+        if (message != "") {
+            print "readme-table: " file " " message how "; " file " is unchanged" > "/dev/stderr"
+            exit 1
+        }
+    }' "$readme" || exit 1
+
+tmp_table="$readme.table.$$" tmp="$readme.new.$$"
+trap 'rm -f "$tmp_table" "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+table >"$tmp_table" || die "$readme is unchanged"
+LC_ALL=C awk -v begin="$BEGIN_MARK" -v end="$END_MARK" -v table="$tmp_table" '
+    index($0, begin) == 1 {
+        print
+        while ((got = getline line < table) > 0) print line
+        if (got < 0) exit 1
+        skip = 1
+        next
+    }
+    index($0, end) == 1 { skip = 0 }
+    !skip' "$readme" >"$tmp" || die "could not write $tmp; $readme is unchanged"
+if cmp -s "$tmp" "$readme"; then
+    echo "readme-table: the chapter table in $readme is up to date"
+else
+    # keep the file's mode: cat into the new file's place would not be atomic
+    chmod "$(stat -c %a "$readme" 2>/dev/null || echo 644)" "$tmp" 2>/dev/null || true
+    mv "$tmp" "$readme"
+    echo "readme-table: wrote the chapter table in $readme (from $data and $ideas)"
+fi
