@@ -18,6 +18,8 @@
 #                     (make profile-N), made with --trace-build DIR when
 #                     missing or of another image count
 #   --trace-build DIR the chapters' trace builds (build/trace)
+#   --kernel-times FILE  also run the GPU chapters with --kernel-times and
+#                     collect their per-kernel medians into FILE (TSV)
 #
 # compare.tsv has one row per chapter: median_ms is the median of the runs'
 # median ms per iteration; min_ms and max_ms the fastest and slowest timed
@@ -30,7 +32,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build='' platform=cpu dataset=dataset iters=5 repeats=1 limit='' out_dir=plots format=png
 devices=$here/devices.tsv
-profiles='' trace_build=''
+profiles='' trace_build='' kernel_times=''
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
 die() {
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
     --devices) devices=$2; shift 2 ;;
     --profiles) profiles=$2; shift 2 ;;
     --trace-build) trace_build=$2; shift 2 ;;
+    --kernel-times) kernel_times=$2; shift 2 ;;
     --) shift; break ;;
     -*) die "unknown option '$1' (see the top of $0)" ;;
     *) break ;;
@@ -83,8 +86,13 @@ for chapter in "${chapters[@]}"; do
         printf '[%d/%d] %-26s run %d/%d ... ' "$i" "$count" "$chapter" "$run" "$repeats"
         run_started=$(now_ms)
         status=0
+        # --kernel-times FILE: the GPU chapters' per-kernel medians too (an
+        # event after every launch, and a wait after every iteration).
+        times=()
+        [ -n "$kernel_times" ] && [ "${chapter#00-}" = "$chapter" ] &&
+            times=(--kernel-times-out "$work/kernels-$chapter-$run.tsv")
         "$build/$chapter" "$dataset" "$iters" --quiet --bench-out "$work/runs.tsv" \
-            ${limit:+--train-limit "$limit"} >"$work/log" 2>&1 || status=$?
+            ${limit:+--train-limit "$limit"} "${times[@]}" >"$work/log" 2>&1 || status=$?
         if [ "$status" -ne 0 ]; then
             echo "FAILED"
             {
@@ -110,6 +118,16 @@ for chapter in "${chapters[@]}"; do
                      $6, 100 * $10, took / 10, elapsed }' <<<"$row"
     done
 done
+
+if [ -n "$kernel_times" ]; then
+    mkdir -p "$(dirname "$kernel_times")"
+    first=1
+    for file in "$work"/kernels-*.tsv; do
+        [ -e "$file" ] || continue
+        if [ "$first" = 1 ]; then cat "$file"; first=0; else tail -n +2 "$file"; fi
+    done >"$kernel_times"
+    echo "compare: per-kernel times in $kernel_times"
+fi
 
 # One row per chapter, in the order they ran.
 awk -F '\t' -v OFS='\t' '

@@ -16,6 +16,9 @@ COMPARE_LIMIT ?=
 # The chapters that train the linear model, 00-08: their ms per iteration
 # compare. Extension chapters (09 on) train other models, per epoch.
 LINEAR_CHAPTERS := $(filter $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTERS))
+# make compare: KERNEL_TIMES=FILE also records each GPU chapter's --kernel-times
+# medians there (TSV); empty: off (the events and waits it adds cost time)
+KERNEL_TIMES ?=
 # make compare: which chapters (names or numbers), and where compare.tsv/.png go
 COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)
 COMPARE_DIR ?= plots
@@ -60,6 +63,7 @@ compare: $(PLOTS_DATASET) plot-tools
 	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) \
 	  $(if $(COMPARE_TRACED),--profiles $(PROFILE_DIR)/compare --trace-build $(TRACE_BUILD)) \
 	  --iters $(COMPARE_ITERS) --repeats $(REPEATS) $(if $(COMPARE_LIMIT),--limit $(COMPARE_LIMIT)) \
+	  $(if $(KERNEL_TIMES),--kernel-times $(KERNEL_TIMES)) \
 	  --out-dir $(COMPARE_DIR) --format $(FORMAT) $(COMPARE_CHAPTER_DIRS)
 
 plots: $(PLOTS_DATASET) plot-tools

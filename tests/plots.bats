@@ -311,10 +311,10 @@ EOF
     [[ "$output" == *"(ITERS=7 REPEATS=2 "* ]]
 }
 
-@test "make compare: every linear-model chapter (00-08) end to end on the CPU executor, into COMPARE_DIR" {
+@test "make compare: every linear-model chapter (00-08) end to end on the CPU executor, into COMPARE_DIR, with KERNEL_TIMES" {
     local out=$BATS_TEST_TMPDIR/compare
     run make --no-print-directory compare HIP_PLATFORM=cpu ITERS=1 COMPARE_LIMIT=200 \
-        COMPARE_DIR="$out" DATASET_DIR="$DATASET_DIR"
+        COMPARE_DIR="$out" DATASET_DIR="$DATASET_DIR" KERNEL_TIMES="$out/kernels.tsv"
     echo "$output"
     [ "$status" -eq 0 ]
     local chapters
@@ -323,6 +323,11 @@ EOF
     [ "$(wc -l <"$out/compare.tsv")" -eq $((chapters + 1)) ]
     [ "$(awk -F '\t' 'NR > 1 && ($4 != 200 || $5 != 1 || $6 != 1) { bad++ } END { print bad + 0 }' "$out/compare.tsv")" -eq 0 ]
     check_png "$out/compare.png" 1100 650
+    # --kernel-times of the GPU chapters: one (iteration) row each, chapter 00 none
+    cat "$out/kernels.tsv"
+    [ "$(awk -F '\t' '$3 == "(iteration)"' "$out/kernels.tsv" | wc -l)" -eq $((chapters - 1)) ]
+    ! grep -q '^00-' "$out/kernels.tsv"
+    grep -q $'^08-tuned-gfx906\tcpu\ttrain_step\t' "$out/kernels.tsv"
 }
 
 @test "make plots: loss, accuracy, digits and resources from a tiny run, into PLOTS_DIR" {
