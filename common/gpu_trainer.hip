@@ -14,17 +14,14 @@
 
 #if defined(__HIPCPU__)
 #define PLATFORM_NAME "cpu"
-#define PLATFORM_IS_EXECUTOR 1
 /* The executor runs each launch to completion, so reading the records after
  * every iteration costs nothing and gives live progress. */
 #define EVENT_CHUNK 1
 #elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
 #define PLATFORM_NAME "nvidia"
-#define PLATFORM_IS_EXECUTOR 0
 #define EVENT_CHUNK 256
 #else
 #define PLATFORM_NAME "amd"
-#define PLATFORM_IS_EXECUTOR 0
 #define EVENT_CHUNK 256
 #endif
 
@@ -113,12 +110,7 @@ int main(int argc, char **argv)
 #else
     snprintf(device_name, sizeof device_name, "%s (%s)", properties.name, properties.gcnArchName);
 #endif
-    /* A build for one wave size on a device of the other would launch
-     * blocks that do not match its kernels: stop before. */
-    if (properties.warpSize != WAVE_SIZE)
-        fatal(1, "this build assumes %d lanes per wave, but %s runs %d: rebuild for it "
-              "(AMD: GPU_ARCH=<its gfx name>, which sets AMD_WAVE)", WAVE_SIZE, device_name,
-              properties.warpSize);
+    check_wave_size(properties.warpSize, device_name);
     session_start(&s, device_name);
 
     const mnist_set *train = &s.data.train;
@@ -191,7 +183,7 @@ int main(int argc, char **argv)
     gpu_free((void *)p.x_rows);
 
     int status = session_finish(&s, w);
-    kernel_times_report("iteration", PLATFORM_IS_EXECUTOR, s.opts.kernel_times_path, chapter_name,
+    kernel_times_report("iteration", s.opts.kernel_times_path, chapter_name,
                         PLATFORM_NAME);
     session_end(&s);
     return status;

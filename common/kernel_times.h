@@ -11,7 +11,8 @@
  * so an event is the host's wall clock: the table is how long the executor
  * took, labelled so, not a GPU time.
  *
- * Included by the GPU harnesses only (gpu_trainer.hip, mlp_trainer.hip). */
+ * Included by the GPU harnesses only (gpu_trainer.hip, mlp_trainer.hip),
+ * which also share check_wave_size from here until they share one runtime. */
 #ifndef COMMON_KERNEL_TIMES_H
 #define COMMON_KERNEL_TIMES_H
 
@@ -106,6 +107,16 @@ static void kernel_times_iteration_end(void)
     k->event_count = 0;
 }
 
+/* Both harnesses, before training: a build for one wave size on a device of
+ * the other would launch blocks that do not match its kernels. */
+static void check_wave_size(int device_wave_size, const char *device_name)
+{
+    if (device_wave_size != WAVE_SIZE)
+        fatal(1, "this build assumes %d lanes per wave, but %s runs %d: rebuild for it "
+              "(AMD: GPU_ARCH=<its gfx name>, which sets AMD_WAVE)", WAVE_SIZE, device_name,
+              device_wave_size);
+}
+
 static int kernel_times_compare(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -125,9 +136,14 @@ static double kernel_times_median(const double *values, int count)
 
 /* The table, on stdout, and with --kernel-times-out FILE a TSV of it: `unit`
  * names what one sample is ("iteration" or "epoch"). Frees everything. */
-static void kernel_times_report(const char *unit, int on_executor, const char *path,
-                                const char *chapter, const char *platform)
+static void kernel_times_report(const char *unit, const char *path, const char *chapter,
+                                const char *platform)
 {
+#if defined(__HIPCPU__)
+    const int on_executor = 1;
+#else
+    const int on_executor = 0;
+#endif
     kernel_times_state *k = &kernel_times;
     if (!k->enabled) return;
     FILE *tsv = NULL;

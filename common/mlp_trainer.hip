@@ -15,13 +15,10 @@
 
 #if defined(__HIPCPU__)
 #define PLATFORM_NAME "cpu"
-#define PLATFORM_IS_EXECUTOR 1
 #elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
 #define PLATFORM_NAME "nvidia"
-#define PLATFORM_IS_EXECUTOR 0
 #else
 #define PLATFORM_NAME "amd"
-#define PLATFORM_IS_EXECUTOR 0
 #endif
 
 /* The helpers of gpu_trainer.h, defined here as in gpu_trainer.hip (which
@@ -92,10 +89,7 @@ int main(int argc, char **argv)
 #else
     snprintf(device_name, sizeof device_name, "%s (%s)", properties.name, properties.gcnArchName);
 #endif
-    if (properties.warpSize != WAVE_SIZE)
-        fatal(1, "this build assumes %d lanes per wave, but %s runs %d: rebuild for it "
-              "(AMD: GPU_ARCH=<its gfx name>, which sets AMD_WAVE)", WAVE_SIZE, device_name,
-              properties.warpSize);
+    check_wave_size(properties.warpSize, device_name);
     mlp_session_start(&s, device_name);
 
     const mnist_set *train = &s.base.data.train, *test = &s.base.data.test;
@@ -204,7 +198,7 @@ int main(int argc, char **argv)
     gpu_free((void *)train_pixels);
 
     int status = mlp_session_finish(&s, params);
-    kernel_times_report("epoch", PLATFORM_IS_EXECUTOR, s.base.opts.kernel_times_path, chapter_name,
+    kernel_times_report("epoch", s.base.opts.kernel_times_path, chapter_name,
                         PLATFORM_NAME);
     free(order);
     free(params);
