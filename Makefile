@@ -5,11 +5,23 @@
 ITERS_GIVEN := $(filter command line environment,$(origin ITERS))
 ITERS ?= 100
 CPU_ITERS ?= 10
-# learning rate for make chapter-N
-LR ?= 0.01
+# learning rate for make chapter-N: 0.01, or 0.005 on Fashion-MNIST, whose
+# brighter images make 0.01 diverge in full-batch gradient descent
+LR ?= $(if $(filter fashion,$(DATASET)),0.005,0.01)
 # extra trainer options, e.g. ARGS="--train-limit 1000 --view"
 ARGS ?=
-DATASET_DIR ?= dataset
+# the dataset: mnist (the digits, the default) or fashion (Fashion-MNIST),
+# and the folder that holds its four files (dataset/ or dataset/fashion/)
+DATASET ?= mnist
+ifeq ($(filter mnist fashion,$(DATASET)),)
+$(error DATASET must be mnist or fashion, not '$(DATASET)')
+endif
+DATASET_DIR ?= $(if $(filter fashion,$(DATASET)),dataset/fashion,dataset)
+ifeq ($(strip $(DATASET_DIR)),)
+$(error DATASET_DIR is empty: leave it unset for dataset/ (dataset/fashion/ with DATASET=fashion), or name a folder)
+endif
+# fetches and verifies the dataset (never replaces a file that fails verification)
+FETCH_DATASET = DATASET=$(DATASET) bash dataset/fetch.sh $(DATASET_DIR)
 # AMD target (--offload-arch), and its wave size, which the host pass of
 # hipcc cannot see: 32 on gfx10-12 (RDNA), 64 on gfx9 (GCN, CDNA)
 GPU_ARCH ?= gfx906
@@ -80,6 +92,14 @@ $(CPU_BUILD)/00-cpu-reference build/nvidia/00-cpu-reference $(AMD_BUILD)/00-cpu-
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon $< $(HOST_OBJS) $(LDLIBS) -o $@
 
+# Chapter 00's training step without its main, for the GPU trainers' --check
+# (common/cpu_reference.h): the same file, so one copy of the code.
+REFERENCE_STEP := $(HOST_BUILD)/reference_step.o
+$(addsuffix /reference_step.o,$(sort $(HOST_BUILD) build/host)): chapters/00-cpu-reference/train.c $(HOST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(if $(filter build/host/%,$@),$(filter-out $(SAN_FLAGS),$(CFLAGS)),$(CFLAGS)) \
+	  -DCPU_REFERENCE_STEP_ONLY -Icommon -c $< -o $@
+
 # ---- CPU executor ----------------------------------------------------------
 $(CPU_BUILD)/executor.o: $(EXECUTOR_SRCS) $(EXECUTOR_HEADERS)
 	@mkdir -p $(@D)
@@ -91,7 +111,7 @@ $(CPU_BUILD)/%.o: %.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon -c $< -o $@
 
-$(CPU_BUILD)/%: $(CPU_BUILD)/chapters/%/train.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS)
+$(CPU_BUILD)/%: $(CPU_BUILD)/chapters/%/train.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- The executor's trace build: make profile-N, make racecheck-N ------------
@@ -127,7 +147,7 @@ $(TRACE_BUILD)/common/%.o: common/%.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS) | te
 	@mkdir -p $(@D)
 	$(TRACE_CXX) $(TRACE_CXXFLAGS) -x c++ -Icommon/cpu -Icommon -c $< -o $@
 
-$(TRACE_BUILD)/%: $(TRACE_BUILD)/chapters/%/train.o $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS)
+$(TRACE_BUILD)/%: $(TRACE_BUILD)/chapters/%/train.o $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) build/host/reference_step.o
 	$(TRACE_CXX) $^ $(LDLIBS) -o $@
 
 # ---- NVIDIA (nvcc, with common/nvidia/hip/hip_runtime.h) -------------------
@@ -136,7 +156,7 @@ build/nvidia/%.o: %.hip $(HOST_HEADERS) common/nvidia/hip/hip_runtime.h
 	@[ -n "$(NVCC)" ] || { echo "nvcc not found: install the CUDA toolkit or set NVCC=" >&2; exit 1; }
 	$(NVCC) $(NVCCFLAGS) -x cu -Icommon/nvidia -Icommon -c $< -o $@
 
-build/nvidia/%: build/nvidia/chapters/%/train.o build/nvidia/common/gpu_trainer.o $(HOST_OBJS)
+build/nvidia/%: build/nvidia/chapters/%/train.o build/nvidia/common/gpu_trainer.o $(HOST_OBJS) $(REFERENCE_STEP)
 	$(NVCC) $(NVCCFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- AMD (hipcc) -----------------------------------------------------------
@@ -144,7 +164,7 @@ $(AMD_BUILD)/%.o: %.hip $(HOST_HEADERS) | hip-tools
 	@mkdir -p $(@D)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon -c $< -o $@
 
-$(AMD_BUILD)/%: $(AMD_BUILD)/chapters/%/train.o $(AMD_BUILD)/common/gpu_trainer.o $(HOST_OBJS)
+$(AMD_BUILD)/%: $(AMD_BUILD)/chapters/%/train.o $(AMD_BUILD)/common/gpu_trainer.o $(HOST_OBJS) $(REFERENCE_STEP)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- Chapter 09: the MLP extension ------------------------------------------
@@ -183,7 +203,8 @@ MLP_CPU_EPOCHS ?= 2
 LR_GIVEN := $(filter command line environment,$(origin LR))
 MLP_SHORT = $(and $(filter cpu,$(HIP_PLATFORM)),$(if $(ITERS_GIVEN),,yes))
 .PHONY: chapter-9 chapter-09 chapter-$(MLP)
-chapter-9 chapter-09 chapter-$(MLP): dataset
+chapter-9 chapter-09 chapter-$(MLP):
+	@$(FETCH_DATASET)
 	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
 	@$(MAKE) --no-print-directory $(BUILD)/$(MLP)
 	@$(if $(MLP_SHORT),echo "note: the CPU executor checks kernels; it does not race them: $(MLP_CPU_EPOCHS) epochs by default here (about 12 s each; ITERS=$(MLP_EPOCHS) for the full run)")
@@ -196,23 +217,36 @@ chapter-9 chapter-09 chapter-$(MLP): dataset
 help:
 	@echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906."
 	@echo ""
-	@echo "  make dataset        fetch and verify the four MNIST files into dataset/"
+	@echo "  make dataset        fetch and verify the four MNIST files into dataset/ (DATASET=fashion:"
+	@echo "                      Fashion-MNIST into dataset/fashion/; DATASET_DIR=DIR: into DIR)"
 	@echo "  make chapter-N      build and train chapter N on MNIST (ITERS=$(ITERS) LR=$(LR) ARGS=...;"
+	@echo "                      a GPU chapter on the CPU executor: CPU_ITERS=$(CPU_ITERS) unless ITERS is given;"
+	@echo "                      chapter 9: ITERS counts epochs, $(MLP_EPOCHS) ($(MLP_CPU_EPOCHS) on the CPU executor);"
+	@echo "                      DATASET=fashion: on Fashion-MNIST, same model and shapes;"
 	@echo "                      ARGS=--kernel-times: median ms per kernel and its share of the iteration)"
 	@echo "  make build          build every chapter for HIP_PLATFORM (now: $(HIP_PLATFORM))"
-	@echo "  make test           the whole test suite; ends with 'N passed, N failed'"
-	@echo "  make resources      gfx906 registers, LDS, spills, occupancy per kernel (also plots/resources.tsv)"
-	@echo "  make isa-N          chapter N's gfx906 assembly into build/isa/"
+	@echo "  make test           the whole test suite, $(FUZZ_SECONDS) s of fuzzing included; ends with 'N passed, N failed[, N skipped]'"
+	@echo "                      (SANITIZE=address,undefined: all of it under ASan and UBSan)"
+	@echo "  make fuzz           fuzz the IDX and MNIST loaders for FUZZ_SECONDS=$(FUZZ_SECONDS); prints one verdict line,"
+	@echo "                      libFuzzer's output in $(FUZZ_LOG), a crashing input in build/fuzz_crashes/"
+	@echo "  make resources      gfx906 registers, LDS, spills, occupancy per kernel (also $(RESOURCE_TSV))"
+	@echo "  make isa-N          chapter N's $(GPU_ARCH) assembly (N = 1-9), names demangled, each source line before"
+	@echo "                      its instructions: $(ISA_DIR)/NN-name.$(GPU_ARCH).s"
 	@echo "  make profile-N      chapter N's memory traffic per kernel, counted by the CPU executor, and a modelled"
-	@echo "                      gfx906 / H100 floor: build/profile/ (1 iteration, full MNIST; ARGS=\"--train-limit N\")"
+	@echo "                      gfx906 / H100 floor: build/profile/ (1 iteration, full MNIST; chapter 9: 1 epoch,"
+	@echo "                      1,000 images; ARGS=\"--train-limit N\")"
 	@echo "  make racecheck-N    chapter N under the executor's race and uninitialised-read checks (RACECHECK_IMAGES=$(RACECHECK_IMAGES))"
 	@echo "  make diff-N         what chapter N changed against chapter N-1 (9: a note; it is an extension)"
-	@echo "  make compare        time every chapter: plots/compare.tsv and .png (ITERS=$(COMPARE_ITERS) REPEATS=$(REPEATS) COMPARE_LIMIT=N;"
+	@echo "  make compare        time every chapter: $(COMPARE_DIR)/compare.tsv and .png (ITERS=$(COMPARE_ITERS) REPEATS=$(REPEATS) COMPARE_LIMIT=N;"
 	@echo "                      KERNEL_TIMES=FILE also records each GPU chapter's per-kernel medians)"
-	@echo "  make plots          loss, accuracy, digits, resources charts in plots/ (chapter $(PLOT_CHAPTER), PLOT_ITERS=$(PLOT_ITERS); FORMAT=svg)"
-	@echo "  make plot-resources just plots/resources.png, from plots/resources.tsv (make resources)"
-	@echo "  make tune           time chapter 08's tunable sizes on this GPU, print the best (TUNE_ITERS= TUNE_LIMIT= TUNE_SETS=)"
-	@echo "  make readme-table   rewrite README.md's chapter table from plots/compare.tsv and plots/chapter_ideas.tsv"
+	@echo "  make plots          loss, accuracy, digits, weights, resources charts in $(PLOTS_DIR)/ (chapter $(PLOT_CHAPTER), PLOT_ITERS=$(PLOT_ITERS); FORMAT=svg)"
+	@echo "  make plot-resources just $(PLOTS_DIR)/resources.png, from $(RESOURCE_TSV) (make resources)"
+	@echo "  make figures        redraw the committed pictures and tables in plots/ that README.md shows: make compare"
+	@echo "                      and make plots on full MNIST, into plots/ (figures-compare, figures-plots: one half each)"
+	@echo "  make tune           time chapter 08's tunable sizes on this GPU, print the best (on the CPU executor: only"
+	@echo "                      checks each set; TUNE_ITERS=$(TUNE_ITERS), 3 of them warm-up; TUNE_LIMIT=$(TUNE_LIMIT) TUNE_SETS=)"
+	@echo "  make readme-table   rewrite README.md's chapter table from $(README_TABLE_TSV) and plots/chapter_ideas.tsv"
+	@echo "                      (after make figures; README_TABLE_TSV=$(COMPARE_DIR)/compare.tsv: from the last make compare)"
 	@echo "  make clean          remove build/"
 	@echo ""
 	@echo "Chapters: $(CHAPTERS)"
@@ -220,15 +254,17 @@ help:
 
 # fetch.sh installs npm itself when it is missing (some images ship it with nodejs).
 dataset:
-	@bash dataset/fetch.sh $(DATASET_DIR)
+	@$(FETCH_DATASET)
 
 hip-tools:
 	@common/require.sh hipcc libamdhip64-dev rocm-device-libs
 
 build: $(addprefix $(BUILD)/,$(CHAPTERS))
 
-chapter-%: dataset
+# The chapter is checked before anything is fetched.
+chapter-%:
 	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
+	@$(FETCH_DATASET)
 	@$(if $(PLATFORM_NOTE),echo "note: $(PLATFORM_NOTE)")
 	@$(MAKE) --no-print-directory $(BUILD)/$(call chapter_dir,$*)
 	@$(if $(RUN_ITERS_NOTE),echo "note: $(RUN_ITERS_NOTE)")
@@ -264,9 +300,9 @@ diff-%:
 	status=$$?; [ $$status -le 1 ] || exit $$status
 
 # gfx906 resource usage straight from the compiler (no GPU needed).
-RESOURCE_TSV ?= plots/resources.tsv
+RESOURCE_TSV ?= build/resources/resources.tsv
 resources: hip-tools
-	@mkdir -p build/resources plots
+	@mkdir -p build/resources $(dir $(RESOURCE_TSV))
 	@printf 'chapter\tkernel\tvgprs\tsgprs\tlds_bytes\tscratch_bytes\tvgpr_spills\tsgpr_spills\twaves_per_simd\n' > $(RESOURCE_TSV).tmp
 	@for chapter in $(GPU_CHAPTERS); do \
 	  HIP_PLATFORM=amd $(HIPCC) $(GFX906_FLAGS) -Icommon --cuda-device-only -c \
@@ -278,12 +314,28 @@ resources: hip-tools
 	@echo "gfx906 resources per kernel (from -Rpass-analysis=kernel-resource-usage; written to $(RESOURCE_TSV)):"
 	@column -t -s "$$(printf '\t')" $(RESOURCE_TSV)
 
-isa-%: hip-tools
+# Chapter N's device assembly, to read: built with line tables
+# (-gline-tables-only, which changes no instruction), then common/isa.awk puts
+# each source line as a comment before its instructions and c++filt
+# demangles the kernel names. hipcc passes its link flags even to -S, and
+# clang calls each one unused: -Wno-unused-command-line-argument silences
+# those warnings, and only those.
+ISA_DIR ?= build/isa
+isa_out = $(ISA_DIR)/$(call chapter_dir,$*).$(GPU_ARCH).s
+ISA_HOST_ONLY = isa-$*: chapter $(call chapter_dir,$*) has no GPU code: it is plain C on the host \
+  (chapters/$(call chapter_dir,$*)/train.c), so there is no GPU assembly to show; make isa-1 shows the first GPU chapter's
+isa-%:
 	@$(if $(call chapter_dir,$*),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
-	@mkdir -p build/isa
-	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon --cuda-device-only -S \
-	  chapters/$(call chapter_dir,$*)/train.hip -o build/isa/$(call chapter_dir,$*).$(GPU_ARCH).s
-	@echo "wrote build/isa/$(call chapter_dir,$*).$(GPU_ARCH).s"
+	@$(if $(filter 00-%,$(call chapter_dir,$*)),echo "$(ISA_HOST_ONLY)" >&2; exit 2)
+	@$(MAKE) --no-print-directory hip-tools
+	@mkdir -p $(ISA_DIR)
+	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -gline-tables-only -Wno-unused-command-line-argument -Icommon \
+	  --cuda-device-only -S chapters/$(call chapter_dir,$*)/train.hip -o $(isa_out).raw
+	@awk -v root="$(CURDIR)" -v source=chapters/$(call chapter_dir,$*)/train.hip -f common/isa.awk \
+	  -v title="make isa-$*: chapter $(call chapter_dir,$*) for $(GPU_ARCH) (hipcc $(HIPCCFLAGS)); each source line is a comment before its instructions" \
+	  $(isa_out).raw > $(isa_out).awk && c++filt < $(isa_out).awk > $(isa_out) && rm -f $(isa_out).raw $(isa_out).awk
+	@echo "wrote $(isa_out): the $(GPU_ARCH) assembly of chapter $(call chapter_dir,$*)'s kernels, names demangled,"
+	@echo "each source line before its instructions as a comment ('; train.hip:LINE  source')"
 
 # What the executor sees of chapter N: make profile-N (see common/cpu/README.md).
 # One iteration on full MNIST unless ARGS says otherwise. Chapter 09: one
@@ -293,7 +345,7 @@ PROFILE_DIR := build/profile
 profile_args = $(if $(ARGS),$(ARGS),$(if $(filter $(MLP),$(call chapter_dir,$(1))),--train-limit 1000))
 profile-%:
 	@$(if $(filter-out 00-%,$(call chapter_dir,$*)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
-	@bash dataset/fetch.sh $(DATASET_DIR)
+	@$(FETCH_DATASET)
 	@$(MAKE) --no-print-directory SANITIZE= $(TRACE_BUILD)/$(call chapter_dir,$*)
 	@bash common/cpu/profile.sh $(TRACE_BUILD)/$(call chapter_dir,$*) $(PROFILE_DIR) $(DATASET_DIR) $(call profile_args,$*)
 
@@ -302,7 +354,7 @@ RACECHECK_IMAGES ?= 1037
 RACECHECK_ITERS ?= 2
 racecheck-%:
 	@$(if $(filter-out 00-%,$(call chapter_dir,$*)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
-	@bash dataset/fetch.sh $(DATASET_DIR)
+	@$(FETCH_DATASET)
 	@$(MAKE) --no-print-directory SANITIZE= $(TRACE_BUILD)/$(call chapter_dir,$*)
 	HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(call chapter_dir,$*) $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS)
 	@echo "racecheck: $(call chapter_dir,$*) is clean at wave $(WAVE): no race and no uninitialised shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images"
@@ -310,7 +362,7 @@ racecheck-%:
 # ---- Tests -----------------------------------------------------------------
 TEST_BUILD := build/tests$(SAN_SUFFIX)
 test-tools:
-	@common/require.sh bats libcmocka-dev clang libclang-rt-dev
+	@common/require.sh bats libcmocka-dev clang libclang-rt-dev tmux
 
 $(TEST_BUILD)/test_%: tests/test_%.c $(HOST_OBJS) $(HOST_HEADERS) | test-tools
 	@mkdir -p $(@D)
@@ -323,9 +375,21 @@ $(TEST_BUILD)/test_executor$(if $(filter 32,$(WAVE)),_wave32): tests/test_execut
 # The deliberately broken chapter of tests/reliability.bats, linked like a
 # chapter for the CPU executor; `make test` builds it with SANITIZE=address,undefined
 # whatever SANITIZE says, so ASan can always catch its overflow.
-$(TEST_BUILD)/broken_kernel: $(CPU_BUILD)/tests/broken_kernel.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS)
+$(TEST_BUILD)/broken_kernel: $(CPU_BUILD)/tests/broken_kernel.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
+
+# tests/check.bats: chapter 01 with its gradient scaled by 3 instead of 2,
+# which --check must catch; the build fails if the constant is not found.
+$(CPU_BUILD)/broken/01-wrong-gradient.hip: chapters/01-naive-gemm/train.hip
+	@mkdir -p $(@D)
+	sed 's|delta\[c \* images + i\] = 2\.0f \* r / images;|delta[c * images + i] = 3.0f * r / images;|' $< > $@
+	@! cmp -s $< $@ || { echo "$@: the gradient's 2.0f to change was not found in $<" >&2; rm -f $@; exit 1; }
+
+$(CPU_BUILD)/broken/01-wrong-gradient: $(CPU_BUILD)/broken/01-wrong-gradient.hip $(CPU_BUILD)/common/gpu_trainer.o \
+		$(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
+	$(CXX) $(CXXFLAGS) -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon -c $< -o $@.o
+	$(CXX) $(CXXFLAGS) $@.o $(filter-out %.hip,$^) $(LDLIBS) -o $@
 
 $(TEST_BUILD)/compare_runs: tests/compare_runs.c
 	@mkdir -p $(@D)
@@ -353,10 +417,10 @@ $(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HOS
 
 # New inputs go to build/fuzz_work (the seeds in tests/fuzz_corpus stay as
 # they are); a crashing input is saved as build/fuzz_crashes/crash-SHA1.
+# libFuzzer's output goes to FUZZ_LOG; tests/fuzz.sh prints the verdict.
+FUZZ_LOG ?= build/fuzz.log
 fuzz: $(FUZZER)
-	@mkdir -p build/fuzz_work build/fuzz_crashes
-	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
-	  -artifact_prefix=build/fuzz_crashes/ build/fuzz_work tests/fuzz_corpus
+	@bash tests/fuzz.sh $(FUZZER) '$(FUZZ_SECONDS)' $(FUZZ_LOG) build/fuzz_crashes build/fuzz_work tests/fuzz_corpus
 
 # The trace build's tests (tests/racecheck.bats, tests/profile.bats): its
 # micro-kernels at both wave sizes, every GPU chapter's trace build at both,
@@ -371,7 +435,7 @@ $(TRACE_BUILD)/broken/08-missing-barrier.hip: chapters/08-tuned-gfx906/train.hip
 	awk '/wave_hits\[wave\] = hits;/ { print; getline; print; getline; if ($$0 ~ /__syncthreads/) next } { print }' $< > $@
 	@! cmp -s $< $@ || { echo "$@: the barrier to delete was not found in $<" >&2; rm -f $@; exit 1; }
 
-$(TRACE_BUILD)/broken/08-missing-barrier: $(TRACE_BUILD)/broken/08-missing-barrier.hip $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS)
+$(TRACE_BUILD)/broken/08-missing-barrier: $(TRACE_BUILD)/broken/08-missing-barrier.hip $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) build/host/reference_step.o
 	$(TRACE_CXX) $(TRACE_CXXFLAGS) $(TRACE_INSTRUMENT) -x c++ -Icommon/cpu -Icommon -c $< -o $@.o
 	$(TRACE_CXX) $@.o $(filter-out %.hip,$^) $(LDLIBS) -o $@
 
@@ -384,7 +448,8 @@ TEST_PROGRAMS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c)
 TEST_PROGRAMS += $(TEST_BUILD)/compare_mlp $(CPU_BUILD)/$(MLP)-reference
 
 test: dataset test-tools
-	@$(MAKE) --no-print-directory $(TEST_PROGRAMS) $(TEST_BUILD)/test_executor $(addprefix $(CPU_BUILD)/,$(CHAPTERS)) $(FUZZER)
+	@$(MAKE) --no-print-directory $(TEST_PROGRAMS) $(TEST_BUILD)/test_executor $(addprefix $(CPU_BUILD)/,$(CHAPTERS)) $(FUZZER) \
+	  $(CPU_BUILD)/broken/01-wrong-gradient
 	@$(MAKE) --no-print-directory WAVE=32 $(TEST_BUILD)/test_executor_wave32 $(addprefix build/cpu-wave32$(SAN_SUFFIX)/,$(GPU_CHAPTERS))
 	@$(MAKE) --no-print-directory SANITIZE=address,undefined build/tests-san/broken_kernel
 	@$(MAKE) --no-print-directory trace-tests

@@ -69,11 +69,17 @@ void cli_print_usage(const char *program, const char *chapter)
            "  --predictions-out FILE  write the test-set predictions as TSV\n"
            "  --view               browse test digits with truth and prediction\n"
            "  --quiet              no progress lines\n"
+           "  --check              run the first %d %s again on the host (%s)\n"
+           "                       and compare; exit status 1 when they differ\n"
            "%s"
            "  --help               this text\n",
            chapter_cli && chapter_cli->iterations_name ? "epoch" : "iteration",
            chapter_cli && chapter_cli->model ? "parameters (little-endian float32)"
                                              : "W (10 x 785 little-endian float32)",
+           CLI_CHECK_STEPS,
+           chapter_cli && chapter_cli->iterations_name ? "mini-batch steps" : "iterations",
+           chapter_cli && chapter_cli->check_reference ? chapter_cli->check_reference
+                                                       : "chapter 00's code",
            kernel_times_enabled
                ? "  --kernel-times       per kernel: median ms and share of the iteration\n"
                  "  --kernel-times-out FILE  the same, as TSV\n"
@@ -229,6 +235,8 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
             opts->view = 1;
         } else if (strcmp(arg, "--quiet") == 0) {
             opts->quiet = 1;
+        } else if (strcmp(arg, "--check") == 0) {
+            opts->check = 1;
         } else if ((value = option_value("--train-limit", argc, argv, &i))) {
             opts->train_limit = parse_integer("--train-limit", value, 1, INT_MAX);
         } else if ((value = option_value("--csv", argc, argv, &i))) {

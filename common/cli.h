@@ -11,6 +11,11 @@ extern "C" {
 #define CLI_DEFAULT_LEARNING_RATE 0.01f
 #define CLI_MAX_ITERATIONS 1000000
 #define CLI_USAGE_STATUS 2 /* exit status for a bad command line */
+/* --check: the iterations (or mini-batch steps) run again on the host and
+ * compared, and the largest relative difference accepted (tests/compare_runs.c's) */
+#define CLI_CHECK_STEPS 5
+#define CLI_CHECK_LIMIT 1e-4
+#define CLI_CHECK_LIMIT_TEXT "1e-4"
 
 typedef struct {
     const char *dataset_dir;
@@ -23,6 +28,7 @@ typedef struct {
     const char *predictions_path;/* test-set predictions, one TSV row per image */
     int view;                    /* interactive digit viewer after training */
     int quiet;                   /* no progress lines */
+    int check;                   /* --check: the first iterations against the CPU reference */
     int kernel_times;            /* --kernel-times: per-kernel medians (GPU trainers) */
     const char *kernel_times_path; /* --kernel-times-out: the same as TSV */
 } options;
@@ -45,6 +51,7 @@ typedef struct {
     const char *iterations_option; /* an option that sets it by name, e.g. "--epochs" */
     int default_iterations;
     float default_learning_rate;
+    const char *check_reference; /* what --check runs, e.g. "chapter 09's CPU reference" */
     cli_option *options; /* the chapter's own integer options */
     int option_count;
 } cli_chapter;

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_reference.h"
 #include "errors.h"
+#include "gpu_runtime.h"
 #include "kernel_times.h"
 #include "session.h"
 #include "timing.h"
@@ -94,23 +96,55 @@ static void collect(session *s, const gpu_problem *p, hipEvent_t *event, int fir
     }
 }
 
+/* --check, after the first `steps` iterations: W read back, and chapter 00's
+ * own step (chapters/00-cpu-reference/train.c) run as many times on the host
+ * from the same initial weights on the same images. `x_rows` is the harness's
+ * image-major copy when it kept one, else NULL. Returns 0 when they match. */
+static int check_first_iterations(const session *s, const gpu_problem *p, const float *x_rows,
+                                  int steps)
+{
+    float run_w[MODEL_WEIGHTS], reference_w[MODEL_WEIGHTS];
+    HIP_CHECK(hipMemcpy(run_w, p->w, sizeof run_w, hipMemcpyDeviceToHost));
+
+    double start = timing_now_ms();
+    const mnist_set *train = &s->data.train;
+    float *own_x = x_rows ? NULL : mnist_features_rows(train);
+    double *gradient = (double *)malloc(MODEL_WEIGHTS * sizeof(double));
+    if ((!x_rows && !own_x) || !gradient) fatal(1, "out of host memory for --check");
+    float reference_loss[CLI_CHECK_STEPS], reference_accuracy[CLI_CHECK_STEPS];
+    model_init_weights(reference_w);
+    for (int it = 0; it < steps; it++)
+        train_iteration(x_rows ? x_rows : own_x, train->labels, train->count, reference_w,
+                        p->learning_rate, gradient, &reference_loss[it], &reference_accuracy[it]);
+    double reference_ms = timing_now_ms() - start;
+    free(gradient);
+    free(own_x);
+
+    session_check_tensor w = {"W", run_w, reference_w, MODEL_WEIGHTS, MODEL_FEATURES};
+    session_check check;
+    memset(&check, 0, sizeof check);
+    check.reference = "chapter 00";
+    check.what = "weight";
+    check.step_name = "iteration";
+    check.steps = steps;
+    check.run_loss = s->loss;
+    check.reference_loss = reference_loss;
+    check.tensors = &w;
+    check.tensor_count = 1;
+    check.reference_ms = reference_ms;
+    check.timing_note = "between two timed iterations";
+    return session_check_compare(&check);
+}
+
 int main(int argc, char **argv)
 {
     session s;
     cli_enable_kernel_times();
     session_begin(&s, argc, argv, chapter_name, PLATFORM_NAME);
 
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
     hipDeviceProp_t properties;
-    HIP_CHECK(hipGetDeviceProperties(&properties, device));
     char device_name[512];
-#if defined(__HIPCPU__) || defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
-    snprintf(device_name, sizeof device_name, "%s", properties.name);
-#else
-    snprintf(device_name, sizeof device_name, "%s (%s)", properties.name, properties.gcnArchName);
-#endif
-    check_wave_size(properties.warpSize, device_name);
+    gpu_open_device(chapter_name, &properties, device_name, sizeof device_name);
     session_start(&s, device_name);
 
     const mnist_set *train = &s.data.train;
@@ -121,13 +155,16 @@ int main(int argc, char **argv)
     p.iterations = s.opts.iterations;
     p.learning_rate = s.opts.learning_rate;
 
-    /* Build the layouts on the host and upload them; reported apart. */
+    /* Build the layouts on the host and upload them; reported apart. With
+     * --check the image-major copy stays until chapter 00 has run on it. */
     double t0 = timing_now_ms();
+    float *check_x = NULL;
     if (chapter_needs & NEEDS_X_ROWS) {
         float *x = mnist_features_rows(train);
         if (!x) fatal(1, "out of host memory for the image-major features");
         p.x_rows = (const float *)upload(x, (size_t)p.images * MODEL_FEATURES * sizeof(float), "x_rows");
-        free(x);
+        if (s.opts.check) check_x = x;
+        else free(x);
     }
     if (chapter_needs & NEEDS_X_COLS) {
         float *x = mnist_features_cols(train);
@@ -155,12 +192,18 @@ int main(int argc, char **argv)
 
     /* Events around every iteration; the host waits only when a chunk of
      * events is full (every EVENT_CHUNK iterations on a GPU), never between
-     * an iteration's two events. */
+     * an iteration's two events. --check ends a chunk after its first
+     * iterations and compares them with chapter 00 there, between two timed
+     * iterations. */
     hipEvent_t event[EVENT_CHUNK + 1];
     for (int i = 0; i <= EVENT_CHUNK; i++) HIP_CHECK(hipEventCreate(&event[i]));
     if (s.opts.kernel_times) kernel_times_begin(p.iterations);
-    for (int first = 0; first < p.iterations; first += EVENT_CHUNK) {
-        int end = first + EVENT_CHUNK < p.iterations ? first + EVENT_CHUNK : p.iterations;
+    int check_after = !s.opts.check ? 0 : p.iterations < CLI_CHECK_STEPS ? p.iterations
+                                                                          : CLI_CHECK_STEPS;
+    int check_status = 0;
+    for (int first = 0, end; first < p.iterations && check_status == 0; first = end) {
+        end = first + EVENT_CHUNK < p.iterations ? first + EVENT_CHUNK : p.iterations;
+        if (first < check_after && end > check_after) end = check_after;
         HIP_CHECK(hipEventRecord(event[0], 0));
         for (int it = first; it < end; it++) {
             kernel_times_iteration_start();
@@ -169,8 +212,14 @@ int main(int argc, char **argv)
             kernel_times_iteration_end(); /* waits, with --kernel-times only */
         }
         collect(&s, &p, event, first, end);
+        if (end == check_after) {
+            check_status = check_first_iterations(&s, &p, check_x, check_after);
+            free(check_x);
+            check_x = NULL;
+        }
     }
     for (int i = 0; i <= EVENT_CHUNK; i++) HIP_CHECK(hipEventDestroy(event[i]));
+    free(check_x);
 
     HIP_CHECK(hipMemcpy(w, p.w, sizeof w, hipMemcpyDeviceToHost));
     chapter_teardown(scratch);
@@ -182,9 +231,10 @@ int main(int argc, char **argv)
     gpu_free((void *)p.x_cols);
     gpu_free((void *)p.x_rows);
 
-    int status = session_finish(&s, w);
-    kernel_times_report("iteration", s.opts.kernel_times_path, chapter_name,
-                        PLATFORM_NAME);
+    /* A failed --check stopped the training: no summary, no files. */
+    int status = check_status != 0 ? 1 : session_finish(&s, w);
+    if (check_status == 0)
+        kernel_times_report("iteration", s.opts.kernel_times_path, chapter_name, PLATFORM_NAME);
     session_end(&s);
     return status;
 }

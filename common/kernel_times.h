@@ -11,8 +11,7 @@
  * so an event is the host's wall clock: the table is how long the executor
  * took, labelled so, not a GPU time.
  *
- * Included by the GPU harnesses only (gpu_trainer.hip, mlp_trainer.hip),
- * which also share check_wave_size from here until they share one runtime. */
+ * Included by the GPU harnesses only (gpu_trainer.hip, mlp_trainer.hip). */
 #ifndef COMMON_KERNEL_TIMES_H
 #define COMMON_KERNEL_TIMES_H
 
@@ -105,16 +104,6 @@ static void kernel_times_iteration_end(void)
         k->iteration_ms[it] += ms;
     }
     k->event_count = 0;
-}
-
-/* Both harnesses, before training: a build for one wave size on a device of
- * the other would launch blocks that do not match its kernels. */
-static void check_wave_size(int device_wave_size, const char *device_name)
-{
-    if (device_wave_size != WAVE_SIZE)
-        fatal(1, "this build assumes %d lanes per wave, but %s runs %d: rebuild for it "
-              "(AMD: GPU_ARCH=<its gfx name>, which sets AMD_WAVE)", WAVE_SIZE, device_name,
-              device_wave_size);
 }
 
 static int kernel_times_compare(const void *a, const void *b)

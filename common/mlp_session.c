@@ -25,6 +25,7 @@ void mlp_session_begin(mlp_session *s, int argc, char **argv, const char *chapte
     s->cli.iterations_option = "--epochs";
     s->cli.default_iterations = MLP_DEFAULT_EPOCHS;
     s->cli.default_learning_rate = MLP_DEFAULT_LEARNING_RATE;
+    s->cli.check_reference = "chapter 09's CPU reference";
     s->cli.options = s->options;
     s->cli.option_count = MLP_OPTIONS;
 
@@ -71,7 +72,9 @@ void mlp_session_start(mlp_session *s, const char *device)
 
 void mlp_session_epoch(const mlp_session *s, int e)
 {
-    if (s->base.opts.quiet) return;
+    /* A loss that is no longer finite gets no line: mlp_session_finish says
+     * where it diverged. */
+    if (s->base.opts.quiet || !isfinite(s->base.loss[e]) || !isfinite(s->test_loss[e])) return;
     printf("  epoch %4d  loss %.6f  train accuracy %6.2f%%  test accuracy %6.2f%%  %10.1f ms\n",
            e + 1, (double)s->base.loss[e], 100.0 * s->base.train_accuracy[e],
            100.0 * s->test_accuracy[e], s->base.iteration_ms[e]);

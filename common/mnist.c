@@ -117,10 +117,22 @@ int mnist_load(const char *directory, mnist_data *out, char *err, size_t err_siz
     memset(out, 0, sizeof *out);
 
     if (stat(directory, &info) != 0) {
-        if (errno == ENOENT)
+        /* Name the command that fills this folder: plain `make dataset` fills dataset/ only. */
+        if (errno == ENOENT && (strcmp(directory, "dataset") == 0 || strcmp(directory, "dataset/") == 0))
             return error_set(err, err_size,
                              "%s: no such folder; run `make dataset` to download MNIST into it",
                              directory);
+        if (errno == ENOENT &&
+            (strcmp(directory, "dataset/fashion") == 0 || strcmp(directory, "dataset/fashion/") == 0))
+            return error_set(err, err_size,
+                             "%s: no such folder; run `make dataset DATASET=fashion` to download "
+                             "Fashion-MNIST into it",
+                             directory);
+        if (errno == ENOENT)
+            return error_set(err, err_size,
+                             "%s: no such folder; run `make dataset DATASET_DIR=%s` to download MNIST "
+                             "into it (add DATASET=fashion for Fashion-MNIST)",
+                             directory, directory);
         return error_set(err, err_size, "%s: %s", directory, strerror(errno));
     }
     if (!S_ISDIR(info.st_mode))

@@ -62,7 +62,9 @@ void session_start(session *s, const char *device)
 
 void session_progress(const session *s, int i)
 {
-    if (s->opts.quiet) return;
+    /* A loss that is no longer finite gets no line: session_finish says
+     * where it diverged. */
+    if (s->opts.quiet || !isfinite(s->loss[i])) return;
     if ((i + 1) % SESSION_PROGRESS_EVERY != 0 && i != 0 && i + 1 != s->opts.iterations) return;
     report_progress(i + 1, s->loss[i], s->train_accuracy[i], s->iteration_ms[i]);
 }
@@ -136,6 +138,105 @@ int session_finish(session *s, const float *w)
     }
     if (s->opts.view) viewer_run(&s->data.test, w);
     return status;
+}
+
+/* "W[3][412]" or "b1[17]" */
+static void element_name(const session_check_tensor *t, size_t i, char *name, size_t size)
+{
+    if (t->columns > 0)
+        snprintf(name, size, "%s[%zu][%zu]", t->name, i / (size_t)t->columns,
+                 i % (size_t)t->columns);
+    else
+        snprintf(name, size, "%s[%zu]", t->name, i);
+}
+
+int session_check_compare(const session_check *c)
+{
+    /* The reference itself must be finite: with a learning rate that makes
+     * it diverge within the checked steps there is nothing to compare. */
+    for (int t = 0; t < c->tensor_count; t++) {
+        const session_check_tensor *tensor = &c->tensors[t];
+        for (size_t i = 0; i < tensor->count; i++) {
+            if (isfinite(tensor->reference[i])) continue;
+            char name[64];
+            element_name(tensor, i, name, sizeof name);
+            fprintf(stderr, "%s: --check: %s's own %s is no longer finite after %d %s%s: it "
+                    "diverged, so there is nothing to compare; try a smaller learning rate\n",
+                    program_name, c->reference, name, c->steps, c->step_name,
+                    c->steps == 1 ? "" : "s");
+            return 1;
+        }
+    }
+
+    /* The worst tensor by compare_runs' measure, and its worst element. A
+     * value that is not finite here counts as an infinite difference. */
+    double weight_error = 0.0;
+    const session_check_tensor *worst_tensor = NULL;
+    size_t worst = 0;
+    for (int t = 0; t < c->tensor_count; t++) {
+        const session_check_tensor *tensor = &c->tensors[t];
+        double largest = 0.0, largest_difference = -1.0;
+        size_t at = 0;
+        for (size_t i = 0; i < tensor->count; i++) {
+            double reference = tensor->reference[i], difference;
+            difference = isfinite(tensor->run[i]) ? fabs((double)tensor->run[i] - reference)
+                                                  : INFINITY;
+            largest = fmax(largest, fabs(reference));
+            if (difference > largest_difference) {
+                largest_difference = difference;
+                at = i;
+            }
+        }
+        /* All zeros in the reference: the absolute difference. */
+        double error = largest > 0.0 ? largest_difference / largest : largest_difference;
+        if (!worst_tensor || error > weight_error) {
+            weight_error = error;
+            worst_tensor = tensor;
+            worst = at;
+        }
+    }
+
+    double loss_error = 0.0;
+    int first_bad_loss = -1;
+    for (int k = 0; k < c->steps; k++) {
+        double reference = c->reference_loss[k];
+        double error = isfinite(c->run_loss[k])
+                           ? fabs((double)c->run_loss[k] - reference) /
+                                 (reference != 0.0 ? fabs(reference) : 1.0)
+                           : INFINITY;
+        if (error > loss_error) loss_error = error;
+        if (error > CLI_CHECK_LIMIT && first_bad_loss < 0) first_bad_loss = k;
+    }
+
+    if (weight_error <= CLI_CHECK_LIMIT && first_bad_loss < 0) {
+        printf("matches %s: max relative %s difference %.1e (limit %s)\n", c->reference,
+               c->what, weight_error, CLI_CHECK_LIMIT_TEXT);
+        printf("  (the %ss after %d %s%s and the %d loss%s: max relative loss difference "
+               "%.1e; %s ran them on the host in %.0f ms, %s)\n",
+               c->what, c->steps, c->step_name, c->steps == 1 ? "" : "s", c->steps,
+               c->steps == 1 ? "" : "es", loss_error, c->reference, c->reference_ms,
+               c->timing_note);
+        fflush(stdout);
+        return 0;
+    }
+
+    fflush(stdout);
+    fprintf(stderr, "%s: --check: does not match %s after %d %s%s: max relative %s "
+            "difference %.1e, max relative loss difference %.1e (limit %s)\n",
+            program_name, c->reference, c->steps, c->step_name, c->steps == 1 ? "" : "s",
+            c->what, weight_error, loss_error, CLI_CHECK_LIMIT_TEXT);
+    if (worst_tensor && weight_error > CLI_CHECK_LIMIT) {
+        char name[64];
+        element_name(worst_tensor, worst, name, sizeof name);
+        fprintf(stderr, "  %s %s differs most: %.9g here, %.9g in %s\n", c->what, name,
+                (double)worst_tensor->run[worst], (double)worst_tensor->reference[worst],
+                c->reference);
+    }
+    if (first_bad_loss >= 0)
+        fprintf(stderr, "  the loss of %s %d differs first: %.9g here, %.9g in %s\n",
+                c->step_name, first_bad_loss + 1, (double)c->run_loss[first_bad_loss],
+                (double)c->reference_loss[first_bad_loss], c->reference);
+    return 1;
 }
 
 void session_end(session *s)

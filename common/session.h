@@ -1,10 +1,13 @@
 /* The skeleton every trainer shares, so a chapter holds only its training step:
  *   session_begin   command line, dataset, limit, history buffers
  *   session_start   the header, once the device is known
- *   session_progress a line every 10 iterations (unless --quiet)
- *   session_finish  divergence check, host evaluation, summary, output files, viewer */
+ *   session_progress a line every 10 iterations (unless --quiet; none once the loss is NaN or inf)
+ *   session_finish  divergence check, host evaluation, summary, output files, viewer
+ *   session_check_compare  --check: the run's first steps against the CPU reference's */
 #ifndef COMMON_SESSION_H
 #define COMMON_SESSION_H
+
+#include <stddef.h>
 
 #include "cli.h"
 #include "mnist.h"
@@ -34,6 +37,34 @@ void session_progress(const session *s, int iteration);
 /* Returns the process exit status: 0, or 1 when training diverged or an
  * output file could not be written. */
 int session_finish(session *s, const float *final_weights);
+
+/* --check: one array of the model's parameters after the checked steps, as
+ * the run left it and as the reference did. */
+typedef struct {
+    const char *name;       /* "W", "W1", "b2" */
+    const float *run, *reference;
+    size_t count;
+    int columns;            /* > 0: element i is name[i / columns][i % columns]; 0: name[i] */
+} session_check_tensor;
+
+typedef struct {
+    const char *reference;  /* "chapter 00", "chapter 09's CPU reference" */
+    const char *what;       /* "weight", "parameter" */
+    const char *step_name;  /* "iteration", "mini-batch step" */
+    int steps;              /* how many were checked */
+    const float *run_loss, *reference_loss; /* [steps], each at the parameters before its step */
+    const session_check_tensor *tensors;
+    int tensor_count;
+    double reference_ms;    /* the host's time for the reference's steps */
+    const char *timing_note;/* how the check stays out of (or in) the timings */
+} session_check;
+
+/* Per tensor max|run - reference| / max|reference| (tests/compare_runs.c's
+ * measure), and per step |loss_run - loss_ref| / |loss_ref|, each within
+ * CLI_CHECK_LIMIT. On a match prints "matches REFERENCE: max relative WHAT
+ * difference X (limit 1e-4)" and a line of details, and returns 0; otherwise
+ * names, on stderr, the element and the loss that differ most, and returns 1. */
+int session_check_compare(const session_check *c);
 void session_end(session *s);
 
 #ifdef __cplusplus

@@ -10,7 +10,8 @@
 #   --iters N         training iterations per run (default 5)
 #   --repeats N       runs per chapter (default 1)
 #   --limit N         train on the first N images only (--train-limit)
-#   --out-dir DIR     where compare.tsv and the picture go (default plots)
+#   --out-dir DIR     where compare.tsv and the picture go (default build/compare;
+#                     make figures: plots)
 #   --format FMT      png (default) or svg
 #   --devices FILE    known devices and their peaks (default plots/devices.tsv)
 #   --profiles DIR    CPU platform: also chart each GPU chapter's modelled
@@ -30,7 +31,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build='' platform=cpu dataset=dataset iters=5 repeats=1 limit='' out_dir=plots format=png
+build='' platform=cpu dataset=dataset iters=5 repeats=1 limit='' out_dir=build/compare format=png
 devices=$here/devices.tsv
 profiles='' trace_build='' kernel_times=''
 # shellcheck source=plots/lib.sh

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# `make plot-resources`: draws resources.png from plots/resources.tsv (the
-# table `make resources` writes) with plots/resources.gp.
+# `make plot-resources`: draws resources.png from a table of `make resources`
+# (default plots/resources.tsv, the committed one) with plots/resources.gp.
 #
 #   plots/resources.sh [--data FILE] [--out-dir DIR] [--format png|svg]
+#
+# --out-dir defaults to build/plots (make figures: plots).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
-data=plots/resources.tsv out_dir=plots format=png
+data=plots/resources.tsv out_dir=build/plots format=png
 while [ $# -gt 0 ]; do
     case $1 in
     --data) data=$2; shift 2 ;;

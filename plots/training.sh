@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make plots` (the training part): trains one chapter, then draws
 # loss.png, accuracy.png and digits.png from its --csv, --bench-out and
-# --predictions-out files with plots/loss.gp, accuracy.gp and digits.gp.
+# --predictions-out files with plots/loss.gp, accuracy.gp and digits.gp,
+# and weights.png, what the model learned, from its --weights-out file with
+# plots/weights.sh (chapters 00-08: the linear model).
 #
 #   plots/training.sh --build DIR --chapter NAME [options]
 #
@@ -12,8 +14,8 @@
 #   --iters N         training iterations (default 300)
 #   --lr RATE         learning rate (default 0.01)
 #   --limit N         train on the first N images only (--train-limit)
-#   --work DIR        where the trainer's files go (default build/plots)
-#   --out-dir DIR     where the pictures go (default plots)
+#   --work DIR        where the trainer's files go (default build/plots/work)
+#   --out-dir DIR     where the pictures go (default build/plots; make figures: plots)
 #   --format FMT      png (default) or svg
 #   --right N, --wrong N  how many right and wrong test digits digits.png shows (30, 10)
 set -euo pipefail
@@ -21,8 +23,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
-build='' chapter='' platform=cpu dataset=dataset iters=300 lr=0.01 limit='' work=build/plots
-out_dir=plots format=png right=30 wrong=10
+build='' chapter='' platform=cpu dataset=dataset iters=300 lr=0.01 limit='' work=build/plots/work
+out_dir=build/plots format=png right=30 wrong=10
 die() {
     echo "plots: $*" >&2
     exit 1
@@ -52,11 +54,16 @@ command -v gnuplot >/dev/null || die "gnuplot is not installed (common/require.s
 mkdir -p "$work" "$out_dir"
 
 csv=$work/training.csv bench=$work/training.tsv predictions=$work/predictions.tsv
-rm -f "$csv" "$bench" "$predictions" # --bench-out appends
+weights=$work/weights.bin
+rm -f "$csv" "$bench" "$predictions" "$weights" # --bench-out appends
+# The weights picture is of the linear model's W (chapters 00-08); the
+# extension chapters train other models.
+linear=
+case $chapter in 0[0-8]-*) linear=yes ;; esac
 echo "plots: training $chapter for $iters iterations (platform $platform) for loss, accuracy and digits"
 started=$(now_ms)
 "$build/$chapter" "$dataset" "$iters" "$lr" ${limit:+--train-limit "$limit"} \
-    --csv "$csv" --bench-out "$bench" --predictions-out "$predictions" ||
+    --csv "$csv" --bench-out "$bench" --predictions-out "$predictions" ${linear:+--weights-out "$weights"} ||
     die "$chapter failed (exit status $?): no pictures drawn"
 echo "plots: trained in $(clock $(($(now_ms) - started)))"
 
@@ -99,3 +106,12 @@ headline+=$'\n'"the first $shown_right predicted right and the first $shown_wron
 headline+=" of $total test images ($correct right: $(awk -v a="$test_accuracy" 'BEGIN { printf "%.2f", 100 * a }')%)"
 draw digits -e "image=$(gp_string "$work/digits-image.tsv"); labels=$(gp_string "$work/digits-labels.tsv")" \
     -e "title=$(gp_string "$(titled "$headline")")"
+
+if [ -n "$linear" ]; then
+    headline="MNIST linear classifier: what each class learned, its 784 pixel weights (a row of W, bias left out)"
+    headline+=$'\n'"red: ink there raises the class's score; blue: ink there lowers it; one colour scale for all ten"
+    bash "$here/weights.sh" --weights "$weights" --out "$out_dir/weights.$format" --format "$format" \
+        --work "$work" --title "$(titled "$headline")" || die "the weights picture failed"
+else
+    echo "plots: no weights picture: $chapter does not train the linear model (chapters 00-08 do)"
+fi

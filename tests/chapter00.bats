@@ -60,4 +60,17 @@ load helpers
     [ "$status" -eq 1 ]
     [[ "$output" == *"the loss diverged at iteration "*" with learning rate 5; try a smaller learning rate"* ]]
     [[ "$output" != *"accuracy"* ]]
+    # With progress lines (iterations 1, 10 and 20): only iteration 1's, none
+    # once the loss is inf or NaN (iteration 10 used to print "loss -nan"),
+    # then the message. The same for chapter 01 on the CPU executor, whose
+    # lines come from the GPU harness.
+    for binary in "$REFERENCE" "$(chapter_binary 01)"; do
+        run "$binary" "$DATASET_DIR" 20 5 --train-limit 200
+        echo "$output"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"the loss diverged at iteration 9 (loss = inf) with learning rate 5"* ]]
+        [ "$(grep -c '^  iteration' <<<"$output")" -eq 1 ] # iteration 1 only: 10 and 20 diverged
+        [[ "$output" != *nan* && "$output" != *NaN* ]]
+        [[ "$(grep '^  iteration' <<<"$output")" != *inf* ]]
+    done
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
 # The charts: every gnuplot script in plots/ draws a valid picture of the
 # expected size from small sample files; plots/compare.sh aggregates repeats
-# and stops at a failing chapter; `make compare` and `make plots` run end to
-# end on the CPU executor (tiny runs, outputs in a temporary folder); the
-# README's chapter table is what `make readme-table` writes (plots/readme_table.sh).
+# and stops at a failing chapter; plots/weights.sh draws a weights file and
+# refuses a malformed one; `make compare` and `make plots` run end to end on
+# the CPU executor (tiny runs, outputs in a temporary folder, and once with
+# the defaults: under build/, the tracked files untouched); the README's
+# chapter table is what `make readme-table` writes (plots/readme_table.sh).
 
 load helpers
 
@@ -74,6 +76,16 @@ sample_resources() { # FILE: a plots/resources.tsv with three kernels
         printf '03-shared-memory-tiles\tforward_scores\t31\t28\t9472\t0\t0\t0\t8\n'
         printf '08-tuned-gfx906\tgradient\t90\t26\t5416\t64\t4\t0\t2\n' # "08": not octal
     } >"$1"
+}
+
+# sample_weights FILE [COUNT]: a --weights-out file (little-endian float32,
+# class-major, 785 a class): pixel p of class c is (p % 28 - 13.5) (c + 1) / 1000,
+# so the largest |weight| is 0.135 (class 9, columns 0 and 27), and the
+# bias of class c is 7 + c, larger than any pixel weight; COUNT values
+# (default 7850) make a malformed file.
+sample_weights() {
+    perl -e 'my $n = $ARGV[0]; print pack("f<*", map { my ($c, $f) = (int($_ / 785), $_ % 785);
+        $f == 784 ? 7 + $c : ($f % 28 - 13.5) * ($c + 1) / 1000 } 0 .. $n - 1)' "${2:-7850}" >"$1"
 }
 
 # fake_trainer DIR NAME MS...: a trainer stub that appends a bench row with
@@ -211,6 +223,65 @@ EOF
     [[ "$output" == *"none.tsv is missing or empty: run make resources"* ]]
 }
 
+@test "weights.sh: ten 28 x 28 pictures on one symmetric scale, the bias left out" {
+    sample_weights "$BATS_TEST_TMPDIR/w.bin"
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/w.bin")" -eq 31400 ]
+    run plots/weights.sh --weights "$BATS_TEST_TMPDIR/w.bin" --out "$BATS_TEST_TMPDIR/weights.png" --work "$BATS_TEST_TMPDIR/work"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # the scale is the pixels' 0.135, not the biases' 7..16
+    [[ "$output" == *"wrote $BATS_TEST_TMPDIR/weights.png (colour scale +-0.135)"* ]]
+    # two rows of five 34 x 42 cells: 890 pixels for the 170 x 84 grid, 42 for a one-line title, 10 spare
+    check_png "$BATS_TEST_TMPDIR/weights.png" 1000 491
+    local image=$BATS_TEST_TMPDIR/work/weights-image.tsv labels=$BATS_TEST_TMPDIR/work/weights-labels.tsv
+    [ "$(wc -l <"$image")" -eq 84 ]
+    [ "$(head -n 1 "$image" | awk -F '\t' '{ print NF }')" -eq 170 ]
+    # class 3: its smallest and largest pixel weight, and its bias
+    [ "$(awk -F '\t' '$3 == 3 { print $4 + 0, $5 + 0, $6 + 0 }' "$labels")" = "-0.054 0.054 10" ]
+    [ "$(awk -F '\t' 'NR > 1 { print $3 }' "$labels" | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 9 " ]
+    # class 9's top-left pixel (column 0: -0.135) sits in the second row, fifth cell
+    local y x
+    read -r x y < <(awk -F '\t' '$3 == 9 { print $7 + 0.5, $8 + 0.5 }' "$labels")
+    [ "$(awk -F '\t' -v y="$y" -v x="$x" 'NR == y + 1 { print $(x + 1) + 0 }' "$image")" = "-0.135" ]
+    # a 1 x 10 strip, as SVG
+    run plots/weights.sh --weights "$BATS_TEST_TMPDIR/w.bin" --out "$BATS_TEST_TMPDIR/strip.svg" --format svg \
+        --columns 10 --title $'ten classes\nin a row' --work "$BATS_TEST_TMPDIR/strip"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(head -n 1 "$BATS_TEST_TMPDIR/strip/weights-image.tsv" | awk -F '\t' '{ print NF }')" -eq 340 ]
+    grep -q '</svg>' "$BATS_TEST_TMPDIR/strip.svg"
+    grep -q 'in a row' "$BATS_TEST_TMPDIR/strip.svg"
+}
+
+@test "weights.sh: a short file, a NaN and a missing file are refused by name; the old picture stays" {
+    local out=$BATS_TEST_TMPDIR/weights.png
+    echo old >"$out"
+    sample_weights "$BATS_TEST_TMPDIR/short.bin" 7849
+    run plots/weights.sh --weights "$BATS_TEST_TMPDIR/short.bin" --out "$out"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"weights: $BATS_TEST_TMPDIR/short.bin has 31396 bytes, not 31400: a --weights-out file of the linear model (chapters 00-08) is 10 x 785 float32"* ]]
+    # value 1000 (index 999) is class 1's pixel 214
+    sample_weights "$BATS_TEST_TMPDIR/nan.bin"
+    printf '\x00\x00\xc0\x7f' | dd of="$BATS_TEST_TMPDIR/nan.bin" bs=4 seek=999 conv=notrunc status=none
+    run plots/weights.sh --weights "$BATS_TEST_TMPDIR/nan.bin" --out "$out"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"weights.awk: value 1000 (class 1, pixel 214) is 'nan', not a finite number"* ]]
+    [[ "$output" == *"weights: $BATS_TEST_TMPDIR/nan.bin: not drawn"* ]]
+    run plots/weights.sh --weights "$BATS_TEST_TMPDIR/none.bin" --out "$out"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"none.bin: no such file (a trainer writes it with --weights-out FILE)"* ]]
+    [ "$(cat "$out")" = old ]
+    [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c '^\.weights')" -eq 0 ] # no temporary picture left
+    # weights.awk on its own counts the values
+    run awk -v image="$BATS_TEST_TMPDIR/i.tsv" -v labels="$BATS_TEST_TMPDIR/l.tsv" -f plots/weights.awk \
+        < <(od --endian=little -An -v -tf4 -w4 "$BATS_TEST_TMPDIR/short.bin")
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"weights.awk: 7849 values, not 7850 (10 classes x 785 features, the bias last)"* ]]
+}
+
 @test "compare.sh: median and spread over repeats, speed-up over chapter 01" {
     local fake=$BATS_TEST_TMPDIR/fake
     fake_trainer "$fake" 00-cpu-reference 500 400 600
@@ -330,7 +401,7 @@ EOF
     grep -q $'^08-tuned-gfx906\tcpu\ttrain_step\t' "$out/kernels.tsv"
 }
 
-@test "make plots: loss, accuracy, digits and resources from a tiny run, into PLOTS_DIR" {
+@test "make plots: loss, accuracy, digits, weights and resources from a tiny run, into PLOTS_DIR" {
     local out=$BATS_TEST_TMPDIR/plots
     sample_resources "$BATS_TEST_TMPDIR/resources.tsv"
     # newer than every chapter source, so make resources is not run
@@ -344,6 +415,61 @@ EOF
     check_png "$out/resources.png" 1100 284
     # 4 x 10 digits: 541 pixels, and 24 + 18 for each of the title's 5 lines on cpu, and 10
     check_png "$out/digits.png" 1000 665
+    # the weights: 439 for the grid, 24 + 18 x 5 for the title, 10
+    check_png "$out/weights.png" 1000 563
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/work/weights.bin")" -eq 31400 ]
+}
+
+# tracked_state: git's view of the tree, and the time stamps of plots/'s
+# tracked files (a rewrite with the same content changes only those).
+tracked_state() {
+    git status --porcelain --untracked-files=all
+    git ls-files -z plots | xargs -0 stat -c '%n %Y'
+}
+
+@test "make compare and make plots with the default folders: outputs under build/, the tracked files untouched" {
+    git rev-parse --is-inside-work-tree >/dev/null 2>&1 || skip "not a git checkout"
+    local before after
+    before=$(tracked_state)
+    touch "$BATS_TEST_TMPDIR/start"
+    sleep 1 # time stamps in whole seconds
+    run make --no-print-directory compare HIP_PLATFORM=cpu COMPARE_CHAPTERS="0 1" COMPARE_LIMIT=1000 ITERS=2 \
+        DATASET_DIR="$DATASET_DIR"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"compare: wrote build/compare/compare.tsv and build/compare/compare.png"* ]]
+    run make --no-print-directory plots HIP_PLATFORM=cpu PLOT_LIMIT=1000 PLOT_ITERS=3 DATASET_DIR="$DATASET_DIR"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    after=$(tracked_state)
+    diff <(echo "$before") <(echo "$after") || { echo "make compare or make plots changed the tracked files"; return 1; }
+    local file
+    for file in build/compare/compare.tsv build/compare/compare.png build/compare/compare-floor.png \
+        build/plots/loss.png build/plots/accuracy.png build/plots/digits.png build/plots/weights.png \
+        build/plots/resources.png; do
+        [ "$file" -nt "$BATS_TEST_TMPDIR/start" ] || { echo "$file was not written by this run"; return 1; }
+    done
+    check_png build/plots/weights.png 1000 563
+    [ "$(awk -F '\t' 'NR > 1 { print $1, $4, $5 }' build/compare/compare.tsv | tr '\n' ' ')" = \
+        "00-cpu-reference 1000 2 01-naive-gemm 1000 2 " ]
+    # make resources writes its table under build/ too (plot-resources runs it when the table is stale)
+    run make --no-print-directory -n resources HIP_PLATFORM=cpu
+    [[ "$output" == *"mv build/resources/resources.tsv.tmp build/resources/resources.tsv"* ]]
+    [[ "$output" != *"plots/resources.tsv"* ]]
+}
+
+@test "make figures: the one target that writes plots/ refuses a quick run's limits" {
+    run make --no-print-directory figures HIP_PLATFORM=cpu COMPARE_LIMIT=100
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"make figures draws the committed pictures on full MNIST: unset COMPARE_LIMIT and PLOT_LIMIT"* ]]
+    [[ "$output" != *"compare:"* ]]
+    run make --no-print-directory figures-plots HIP_PLATFORM=cpu PLOT_LIMIT=100
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"unset COMPARE_LIMIT and PLOT_LIMIT"* ]]
+    run make --no-print-directory help HIP_PLATFORM=cpu
+    [[ "$output" == *"make figures        redraw the committed pictures and tables in plots/"* ]]
+    [[ "$output" == *"make compare        time every chapter: build/compare/compare.tsv"* ]]
 }
 
 # chapter_table FILE: the lines between FILE's chapter-table markers.

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs every test program and bats file, each of which speaks TAP, and ends
-# with the closing line "N passed, N failed[, N skipped]".
+# with the list of skipped and of failed tests and the closing line
+# "N passed, N failed[, N skipped]". A skip prints as "ok N # SKIP ..." and
+# counts as a skip, never as a failure (tests/tap.bash).
 # Called by `make test`, which builds everything first and sets
 # TEST_BUILD, CPU_BUILD, DATASET_DIR, GPU_PLATFORM, NVCC, SANITIZE,
 # FUZZ_SECONDS and BROKEN_KERNEL_BINARY.
-set -uo pipefail
+set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${TEST_BUILD:=build/tests}" "${CPU_BUILD:=build/cpu}"
 export TEST_BUILD CPU_BUILD DATASET_DIR GPU_PLATFORM NVCC SANITIZE FUZZ_SECONDS BROKEN_KERNEL_BINARY
@@ -26,34 +28,10 @@ export SANITIZER_LOGS
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=86:log_path=$PWD/$SANITIZER_LOGS/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=87${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
+# run_tap, and tap_line, which prints cmocka's "not ok N # SKIP" as "ok N # SKIP".
+source tests/tap.bash
 passed=0 failed=0 skipped=0
-failures=()
-
-# run_tap NAME COMMAND...: runs a TAP producer, echoes its output, counts.
-run_tap() {
-    local name=$1
-    shift
-    echo "# --- $name"
-    local output status
-    output=$("$@" 2>&1)
-    status=$?
-    printf '%s\n' "$output"
-    local p=0 f=0 s=0
-    while IFS= read -r line; do
-        shopt -s nocasematch
-        case "$line" in
-        "ok"*"# skip"* | "not ok"*"# skip"*) s=$((s + 1)) ;; # cmocka marks skips "not ok # SKIP"
-        "not ok"*) f=$((f + 1)); failures+=("$name: ${line#not ok }") ;;
-        "ok"*) p=$((p + 1)) ;;
-        esac
-        shopt -u nocasematch
-    done <<<"$output"
-    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
-        f=1
-        failures+=("$name: exited with status $status without reporting a failed test")
-    fi
-    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-}
+failures=() skips=()
 
 for program in "$TEST_BUILD"/test_*; do
     [ -x "$program" ] || continue
@@ -85,6 +63,10 @@ sanitizer_reports() {
 }
 run_tap "sanitizer reports" sanitizer_reports
 
+if [ ${#skips[@]} -gt 0 ]; then
+    echo "# skipped:"
+    printf '#   %s\n' "${skips[@]}"
+fi
 if [ ${#failures[@]} -gt 0 ]; then
     echo "# failed:"
     printf '#   %s\n' "${failures[@]}"

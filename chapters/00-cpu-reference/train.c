@@ -11,17 +11,22 @@
  * over speed: sums are accumulated in double, and only W is stored as float
  * (as the GPU chapters store it). One pass over the images per iteration:
  * each image's scores, residual and gradient contribution are computed while
- * its 785 features are still in the cache. */
+ * its 785 features are still in the cache.
+ *
+ * The GPU trainers' --check runs this file's train_iteration on the host
+ * (common/cpu_reference.h); they link it compiled without main. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_reference.h"
 #include "errors.h"
 #include "session.h"
 #include "timing.h"
 
-static void train_iteration(const float *x, const unsigned char *labels, int images,
-                            float *w, float learning_rate, double *gradient,
-                            float *loss, float *accuracy)
+void train_iteration(const float *x, const unsigned char *labels, int images,
+                     float *w, float learning_rate, double *gradient,
+                     float *loss, float *accuracy)
 {
     memset(gradient, 0, MODEL_WEIGHTS * sizeof *gradient);
     double loss_sum = 0.0;
@@ -60,11 +65,16 @@ static void train_iteration(const float *x, const unsigned char *labels, int ima
     *accuracy = (float)((double)correct / images);
 }
 
+#ifndef CPU_REFERENCE_STEP_ONLY /* defined when the GPU trainers' copy is built */
 int main(int argc, char **argv)
 {
     session s;
     session_begin(&s, argc, argv, "00-cpu-reference", "cpu");
     session_start(&s, "host CPU, plain C, one thread");
+    if (s.opts.check)
+        printf("--check: chapter 00 is the reference the other chapters' --check compares "
+               "with, so there is nothing to compare it against (tests/test_reference.c checks "
+               "its gradient against finite differences)\n");
 
     double t0 = timing_now_ms();
     float *x = mnist_features_rows(&s.data.train); /* images x 785, bias last */
@@ -89,3 +99,4 @@ int main(int argc, char **argv)
     session_end(&s);
     return status;
 }
+#endif

@@ -8,11 +8,27 @@
 # -DGRAD_UNROLL=... [-DTILE_IMAGES=...], check it against chapter 00 (5
 # iterations on 1,037 images, as tests/chapters.bats does), then time it with
 # --bench-out. A set that fails to build or to match is reported and skipped.
-set -uo pipefail
+set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 : "${HIP_PLATFORM:?run me through make tune}" "${TUNE_DIR:?}" "${BUILD:?}" "${TEST_BUILD:?}"
 : "${DATASET_DIR:=dataset}" "${TUNE_ITERS:=50}" "${TUNE_LIMIT:=}" "${TUNE_SETS:=}" "${MAKE:=make}"
+
+# The trainers leave the first TIMING_WARMUP iterations out of their timing
+# (common/timing.h), or none when a run has no more than that. The median and
+# the minimum need at least 3 timed iterations to differ.
+warmup=$(sed -n 's/^#define TIMING_WARMUP \([0-9][0-9]*\).*/\1/p' common/timing.h)
+[ -n "$warmup" ] || { echo "make tune: no '#define TIMING_WARMUP N' in common/timing.h" >&2; exit 1; }
+[[ "$TUNE_ITERS" =~ ^[1-9][0-9]{0,5}$ ]] ||
+    { echo "make tune: TUNE_ITERS must be a whole number of iterations, 1 to 999999, got '$TUNE_ITERS'" >&2; exit 2; }
+if [ "$TUNE_ITERS" -gt "$warmup" ]; then timed=$((TUNE_ITERS - warmup)); else timed=$TUNE_ITERS; fi
+if [ "$timed" -lt 3 ]; then
+    echo "make tune: TUNE_ITERS=$TUNE_ITERS times only $timed iteration(s) (the first $warmup of a run are warm-up);" \
+        "use TUNE_ITERS=$((warmup + 3)) or more, so that the median and the minimum are over 3 or more" >&2
+    exit 2
+fi
+[ -z "$TUNE_LIMIT" ] || [[ "$TUNE_LIMIT" =~ ^[1-9][0-9]{0,8}$ ]] ||
+    { echo "make tune: TUNE_LIMIT must be a number of images, 1 or more (or empty: all), got '$TUNE_LIMIT'" >&2; exit 2; }
 
 # BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]. The first is the shipped
 # default. Blocks per CU: 1x the device's compute units (multiProcessorCount,
@@ -35,7 +51,8 @@ reference="$TUNE_DIR/reference-1037"
 "$BUILD/00-cpu-reference" "$DATASET_DIR" 5 0.01 --train-limit 1037 --quiet \
     --weights-out "$reference.weights" --csv "$reference.csv" >/dev/null || exit 1
 
-echo "make tune: chapter 08 on platform $HIP_PLATFORM, $TUNE_ITERS iterations on ${TUNE_LIMIT:-all} images per set"
+echo "make tune: chapter 08 on platform $HIP_PLATFORM, $TUNE_ITERS iterations on ${TUNE_LIMIT:-all} images per set:"
+echo "           $timed of them timed, after $((TUNE_ITERS - timed)) warm-up; median and min are over those $timed"
 if [ "$HIP_PLATFORM" = cpu ]; then
     echo "note: this is the CPU executor. Its times say nothing about a GPU: this run only"
     echo "      checks that every set builds, runs and matches chapter 00. Tune on a GPU."
@@ -73,7 +90,7 @@ for set in $TUNE_SETS; do
     # The bench TSV: a header, then chapter platform device images iterations
     # median_ms min_ms max_ms ...
     read -r median min < <(awk -F'\t' 'NR == 2 { print $6, $7 }' "$run/bench.tsv")
-    echo "  median $median ms, min $min ms per iteration"
+    echo "  median $median ms, min $min ms per iteration, over $timed timed iterations"
     printf '%s\t%s\t%s\t%s\tmatch\n' "$name" "$flags" "$median" "$min" >>"$summary"
 done
 
@@ -87,7 +104,7 @@ if [ -z "$best" ]; then
 fi
 IFS=$'\t' read -r name flags median <<<"$best"
 echo
-echo "fastest here: $name, $median ms per iteration (median): $flags"
+echo "fastest here: $name, $median ms per iteration (median of $timed timed iterations): $flags"
 if [ "$HIP_PLATFORM" = cpu ]; then
     echo "(on the CPU executor: this ranks fiber switches, not GPU kernels; every set above"
     echo " that says 'match' is correct, and that is all this run shows)"

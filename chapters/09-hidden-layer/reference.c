@@ -2,6 +2,7 @@
  * by common/mlp_reference.c in plain C, one thread, with the same command
  * line, output and files as the chapter. The chapter check compares the
  * kernels' parameters with this program's. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "errors.h"
@@ -14,6 +15,10 @@ int main(int argc, char **argv)
     mlp_session s;
     mlp_session_begin(&s, argc, argv, "09-hidden-layer-reference", "cpu");
     mlp_session_start(&s, "host CPU, plain C, one thread");
+    if (s.base.opts.check)
+        printf("--check: this is chapter 09's CPU reference, which the chapter's --check "
+               "compares with, so there is nothing to compare it against (tests/test_mlp.c "
+               "checks its gradient against finite differences)\n");
 
     const mnist_set *train = &s.base.data.train;
     float *params = malloc(s.layout.count * sizeof *params);

