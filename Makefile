@@ -111,7 +111,7 @@ $(CPU_BUILD)/%.o: %.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon -c $< -o $@
 
-$(CPU_BUILD)/%: $(CPU_BUILD)/chapters/%/train.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
+$(CPU_BUILD)/%: $(CPU_BUILD)/chapters/%/train.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/common/gpu_runtime.o $(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- The executor's trace build: make profile-N, make racecheck-N ------------
@@ -147,7 +147,7 @@ $(TRACE_BUILD)/common/%.o: common/%.hip $(HOST_HEADERS) $(EXECUTOR_HEADERS) | te
 	@mkdir -p $(@D)
 	$(TRACE_CXX) $(TRACE_CXXFLAGS) -x c++ -Icommon/cpu -Icommon -c $< -o $@
 
-$(TRACE_BUILD)/%: $(TRACE_BUILD)/chapters/%/train.o $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) build/host/reference_step.o
+$(TRACE_BUILD)/%: $(TRACE_BUILD)/chapters/%/train.o $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/common/gpu_runtime.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) build/host/reference_step.o
 	$(TRACE_CXX) $^ $(LDLIBS) -o $@
 
 # ---- NVIDIA (nvcc, with common/nvidia/hip/hip_runtime.h) -------------------
@@ -156,7 +156,7 @@ build/nvidia/%.o: %.hip $(HOST_HEADERS) common/nvidia/hip/hip_runtime.h
 	@[ -n "$(NVCC)" ] || { echo "nvcc not found: install the CUDA toolkit or set NVCC=" >&2; exit 1; }
 	$(NVCC) $(NVCCFLAGS) -x cu -Icommon/nvidia -Icommon -c $< -o $@
 
-build/nvidia/%: build/nvidia/chapters/%/train.o build/nvidia/common/gpu_trainer.o $(HOST_OBJS) $(REFERENCE_STEP)
+build/nvidia/%: build/nvidia/chapters/%/train.o build/nvidia/common/gpu_trainer.o build/nvidia/common/gpu_runtime.o $(HOST_OBJS) $(REFERENCE_STEP)
 	$(NVCC) $(NVCCFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- AMD (hipcc) -----------------------------------------------------------
@@ -164,7 +164,7 @@ $(AMD_BUILD)/%.o: %.hip $(HOST_HEADERS) | hip-tools
 	@mkdir -p $(@D)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon -c $< -o $@
 
-$(AMD_BUILD)/%: $(AMD_BUILD)/chapters/%/train.o $(AMD_BUILD)/common/gpu_trainer.o $(HOST_OBJS) $(REFERENCE_STEP)
+$(AMD_BUILD)/%: $(AMD_BUILD)/chapters/%/train.o $(AMD_BUILD)/common/gpu_trainer.o $(AMD_BUILD)/common/gpu_runtime.o $(HOST_OBJS) $(REFERENCE_STEP)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- Chapter 09: the MLP extension ------------------------------------------
@@ -179,19 +179,19 @@ $(CPU_BUILD)/$(MLP)-reference build/nvidia/$(MLP)-reference $(AMD_BUILD)/$(MLP)-
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon $< $(HOST_OBJS) $(MLP_HOST_OBJS) $(LDLIBS) -o $@
 
-$(CPU_BUILD)/$(MLP): $(CPU_BUILD)/chapters/$(MLP)/train.o $(CPU_BUILD)/common/mlp_trainer.o \
+$(CPU_BUILD)/$(MLP): $(CPU_BUILD)/chapters/$(MLP)/train.o $(CPU_BUILD)/common/mlp_trainer.o $(CPU_BUILD)/common/gpu_runtime.o \
 		$(CPU_BUILD)/executor.o $(HOST_OBJS) $(MLP_HOST_OBJS)
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
 
-build/nvidia/$(MLP): build/nvidia/chapters/$(MLP)/train.o build/nvidia/common/mlp_trainer.o \
+build/nvidia/$(MLP): build/nvidia/chapters/$(MLP)/train.o build/nvidia/common/mlp_trainer.o build/nvidia/common/gpu_runtime.o \
 		$(HOST_OBJS) $(MLP_HOST_OBJS)
 	$(NVCC) $(NVCCFLAGS) $^ $(LDLIBS) -o $@
 
-$(AMD_BUILD)/$(MLP): $(AMD_BUILD)/chapters/$(MLP)/train.o $(AMD_BUILD)/common/mlp_trainer.o \
+$(AMD_BUILD)/$(MLP): $(AMD_BUILD)/chapters/$(MLP)/train.o $(AMD_BUILD)/common/mlp_trainer.o $(AMD_BUILD)/common/gpu_runtime.o \
 		$(HOST_OBJS) $(MLP_HOST_OBJS)
 	HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $^ $(LDLIBS) -o $@
 
-$(TRACE_BUILD)/$(MLP): $(TRACE_BUILD)/chapters/$(MLP)/train.o $(TRACE_BUILD)/common/mlp_trainer.o \
+$(TRACE_BUILD)/$(MLP): $(TRACE_BUILD)/chapters/$(MLP)/train.o $(TRACE_BUILD)/common/mlp_trainer.o $(TRACE_BUILD)/common/gpu_runtime.o \
 		$(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) $(addprefix build/host/,mlp_model.o mlp_reference.o mlp_session.o)
 	$(TRACE_CXX) $^ $(LDLIBS) -o $@
 
@@ -375,7 +375,7 @@ $(TEST_BUILD)/test_executor$(if $(filter 32,$(WAVE)),_wave32): tests/test_execut
 # The deliberately broken chapter of tests/reliability.bats, linked like a
 # chapter for the CPU executor; `make test` builds it with SANITIZE=address,undefined
 # whatever SANITIZE says, so ASan can always catch its overflow.
-$(TEST_BUILD)/broken_kernel: $(CPU_BUILD)/tests/broken_kernel.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
+$(TEST_BUILD)/broken_kernel: $(CPU_BUILD)/tests/broken_kernel.o $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/common/gpu_runtime.o $(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $^ $(LDLIBS) -o $@
 
@@ -386,7 +386,7 @@ $(CPU_BUILD)/broken/01-wrong-gradient.hip: chapters/01-naive-gemm/train.hip
 	sed 's|delta\[c \* images + i\] = 2\.0f \* r / images;|delta[c * images + i] = 3.0f * r / images;|' $< > $@
 	@! cmp -s $< $@ || { echo "$@: the gradient's 2.0f to change was not found in $<" >&2; rm -f $@; exit 1; }
 
-$(CPU_BUILD)/broken/01-wrong-gradient: $(CPU_BUILD)/broken/01-wrong-gradient.hip $(CPU_BUILD)/common/gpu_trainer.o \
+$(CPU_BUILD)/broken/01-wrong-gradient: $(CPU_BUILD)/broken/01-wrong-gradient.hip $(CPU_BUILD)/common/gpu_trainer.o $(CPU_BUILD)/common/gpu_runtime.o \
 		$(CPU_BUILD)/executor.o $(HOST_OBJS) $(REFERENCE_STEP)
 	$(CXX) $(CXXFLAGS) -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon -c $< -o $@.o
 	$(CXX) $(CXXFLAGS) $@.o $(filter-out %.hip,$^) $(LDLIBS) -o $@
@@ -435,7 +435,7 @@ $(TRACE_BUILD)/broken/08-missing-barrier.hip: chapters/08-tuned-gfx906/train.hip
 	awk '/wave_hits\[wave\] = hits;/ { print; getline; print; getline; if ($$0 ~ /__syncthreads/) next } { print }' $< > $@
 	@! cmp -s $< $@ || { echo "$@: the barrier to delete was not found in $<" >&2; rm -f $@; exit 1; }
 
-$(TRACE_BUILD)/broken/08-missing-barrier: $(TRACE_BUILD)/broken/08-missing-barrier.hip $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) build/host/reference_step.o
+$(TRACE_BUILD)/broken/08-missing-barrier: $(TRACE_BUILD)/broken/08-missing-barrier.hip $(TRACE_BUILD)/common/gpu_trainer.o $(TRACE_BUILD)/common/gpu_runtime.o $(TRACE_BUILD)/executor.o $(TRACE_HOST_OBJS) build/host/reference_step.o
 	$(TRACE_CXX) $(TRACE_CXXFLAGS) $(TRACE_INSTRUMENT) -x c++ -Icommon/cpu -Icommon -c $< -o $@.o
 	$(TRACE_CXX) $@.o $(filter-out %.hip,$^) $(LDLIBS) -o $@
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -186,31 +187,72 @@ static void check_output_path(const char *option, const char *path, int appends)
     }
 }
 
-/* Matches "--name VALUE" and "--name=VALUE"; returns the value or NULL. */
-static const char *option_value(const char *name, int argc, char **argv, int *i)
+/* The options getopt_long reads, by what it returns for each. */
+enum {
+    OPT_HELP = 'h',
+    OPT_VIEW = 256,
+    OPT_QUIET,
+    OPT_CHECK,
+    OPT_TRAIN_LIMIT,
+    OPT_CSV,
+    OPT_WEIGHTS_OUT,
+    OPT_BENCH_OUT,
+    OPT_PREDICTIONS_OUT,
+    OPT_KERNEL_TIMES,
+    OPT_KERNEL_TIMES_OUT,
+    OPT_ITERATIONS,
+    OPT_CHAPTER /* OPT_CHAPTER + j: the chapter's option j */
+};
+
+static const struct option shared_options[] = {
+    {"help", no_argument, NULL, OPT_HELP},
+    {"view", no_argument, NULL, OPT_VIEW},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"train-limit", required_argument, NULL, OPT_TRAIN_LIMIT},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"weights-out", required_argument, NULL, OPT_WEIGHTS_OUT},
+    {"bench-out", required_argument, NULL, OPT_BENCH_OUT},
+    {"predictions-out", required_argument, NULL, OPT_PREDICTIONS_OUT},
+    {"kernel-times", no_argument, NULL, OPT_KERNEL_TIMES},
+    {"kernel-times-out", required_argument, NULL, OPT_KERNEL_TIMES_OUT},
+};
+#define SHARED_OPTIONS (int)(sizeof shared_options / sizeof shared_options[0])
+
+/* The long option `name` (without its "--"), as getopt_long should see it.
+ * A chapter's option names start with "--". */
+static const char *long_name(const char *name)
 {
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, n) != 0) return NULL;
-    if (arg[n] == '=') return arg + n + 1;
-    if (arg[n] != '\0') return NULL;
-    if (*i + 1 >= argc) usage_error("%s needs a value", name);
-    return argv[++*i];
+    return strncmp(name, "--", 2) == 0 ? name + 2 : name;
 }
 
-/* One of the registered chapter's own options: parsed, range-checked, stored. */
-static int chapter_option(int argc, char **argv, int *i)
+/* getopt_long also takes an unambiguous prefix ("--quie") and the options
+ * glued after "-h" ("-hv"): the command line takes neither, so `arg` must be
+ * the option's full name, alone or followed by "=VALUE". */
+static int names_option(const char *arg, const struct option *option)
 {
-    for (int j = 0; chapter_cli && j < chapter_cli->option_count; j++) {
-        cli_option *o = &chapter_cli->options[j];
-        const char *value = option_value(o->name, argc, argv, i);
-        if (value) {
-            o->value = parse_integer(o->name, value, o->low, o->high);
-            o->given = 1;
-            return 1;
-        }
+    if (option->val == OPT_HELP && strcmp(arg, "-h") == 0) return 1;
+    size_t n = strlen(option->name);
+    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, option->name, n) == 0 &&
+           (arg[2 + n] == '\0' || arg[2 + n] == '=');
+}
+
+static void unknown_option(const char *arg, const char *chapter)
+{
+    fprintf(stderr, "%s: unknown option '%s'\n", program_name, arg);
+    cli_print_usage(program_name, chapter);
+    exit(CLI_USAGE_STATUS);
+}
+
+/* DATASET_DIR, ITERATIONS, LEARNING_RATE: a fourth is too many. */
+static void add_positional(const char *positional[3], int *count, const char *arg)
+{
+    if (*count == 3) {
+        fprintf(stderr, "%s: too many arguments: '%s' (DATASET_DIR [%s [LEARNING_RATE]])\n",
+                program_name, arg, iterations_name());
+        exit(CLI_USAGE_STATUS);
     }
-    return 0;
+    positional[(*count)++] = arg;
 }
 
 void cli_parse(int argc, char **argv, const char *chapter, options *opts)
@@ -223,54 +265,87 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
     opts->learning_rate = default_learning_rate();
     int iterations_by_option = 0;
 
+    /* The shared options, the chapter's ITERATIONS option and its own. */
+    int chapter_options = chapter_cli ? chapter_cli->option_count : 0;
+    struct option *long_options =
+        (struct option *)calloc((size_t)(SHARED_OPTIONS + chapter_options + 2), sizeof *long_options);
+    if (!long_options) fatal(1, "out of host memory for the command line");
+    int count = 0;
+    for (int j = 0; j < SHARED_OPTIONS; j++) long_options[count++] = shared_options[j];
+    if (chapter_cli && chapter_cli->iterations_option)
+        long_options[count++] = (struct option){long_name(chapter_cli->iterations_option),
+                                                required_argument, NULL, OPT_ITERATIONS};
+    for (int j = 0; j < chapter_options; j++)
+        long_options[count++] = (struct option){long_name(chapter_cli->options[j].name),
+                                                required_argument, NULL, OPT_CHAPTER + j};
+    /* (the last entry stays zero: the end of the table) */
+
+    /* "-": every argument in order, a positional one as 1 (no reordering, so
+     * that the first bad argument is the one reported); ":": a missing value
+     * as ':'. opterr = 0: the messages are the project's, below. optind = 0:
+     * glibc starts over, for a second cli_parse in the same process. */
     const char *positional[3];
     int positional_count = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    opterr = 0;
+    optind = 0;
+    for (;;) {
+        /* Where getopt_long starts: the next argument, whole (no short option
+         * but -h, which exits, so it never stops inside one). */
+        int first = optind == 0 ? 1 : optind;
+        const char *arg = first < argc ? argv[first] : NULL;
+        /* A negative number ("-5", "-0.1") is a positional argument, so that
+         * its range check names it; "--" is not an option here. */
+        if (arg && arg[0] == '-' && ((arg[1] >= '0' && arg[1] <= '9') || strcmp(arg, "--") == 0)) {
+            if (arg[1] == '-') unknown_option(arg, chapter);
+            optind = first + 1;
+            add_positional(positional, &positional_count, arg);
+            continue;
+        }
+        int c = getopt_long(argc, argv, "-:h", long_options, NULL);
+        if (c == -1) break;
+        if (c == 1) {
+            add_positional(positional, &positional_count, optarg);
+            continue;
+        }
+        const struct option *option = NULL;
+        for (int j = 0; j < count && !option; j++)
+            if (long_options[j].val == (c == ':' ? optopt : c)) option = &long_options[j];
+        if (c == '?' || !option || !names_option(arg, option)) unknown_option(arg, chapter);
+        if (c == ':') usage_error("%s needs a value", arg); /* arg: the option's full name */
+
+        switch (c) {
+        case OPT_HELP:
             cli_print_usage(program_name, chapter);
             exit(0);
-        } else if (strcmp(arg, "--view") == 0) {
-            opts->view = 1;
-        } else if (strcmp(arg, "--quiet") == 0) {
-            opts->quiet = 1;
-        } else if (strcmp(arg, "--check") == 0) {
-            opts->check = 1;
-        } else if ((value = option_value("--train-limit", argc, argv, &i))) {
-            opts->train_limit = parse_integer("--train-limit", value, 1, INT_MAX);
-        } else if ((value = option_value("--csv", argc, argv, &i))) {
-            opts->csv_path = value;
-        } else if ((value = option_value("--weights-out", argc, argv, &i))) {
-            opts->weights_path = value;
-        } else if ((value = option_value("--bench-out", argc, argv, &i))) {
-            opts->bench_path = value;
-        } else if ((value = option_value("--predictions-out", argc, argv, &i))) {
-            opts->predictions_path = value;
-        } else if (strcmp(arg, "--kernel-times") == 0) {
+        case OPT_VIEW: opts->view = 1; break;
+        case OPT_QUIET: opts->quiet = 1; break;
+        case OPT_CHECK: opts->check = 1; break;
+        case OPT_TRAIN_LIMIT:
+            opts->train_limit = parse_integer("--train-limit", optarg, 1, INT_MAX);
+            break;
+        case OPT_CSV: opts->csv_path = optarg; break;
+        case OPT_WEIGHTS_OUT: opts->weights_path = optarg; break;
+        case OPT_BENCH_OUT: opts->bench_path = optarg; break;
+        case OPT_PREDICTIONS_OUT: opts->predictions_path = optarg; break;
+        case OPT_KERNEL_TIMES: opts->kernel_times = 1; break;
+        case OPT_KERNEL_TIMES_OUT:
             opts->kernel_times = 1;
-        } else if ((value = option_value("--kernel-times-out", argc, argv, &i))) {
-            opts->kernel_times = 1;
-            opts->kernel_times_path = value;
-        } else if (chapter_cli && chapter_cli->iterations_option &&
-                   (value = option_value(chapter_cli->iterations_option, argc, argv, &i))) {
-            opts->iterations = (int)parse_integer(chapter_cli->iterations_option, value, 1,
+            opts->kernel_times_path = optarg;
+            break;
+        case OPT_ITERATIONS:
+            opts->iterations = (int)parse_integer(chapter_cli->iterations_option, optarg, 1,
                                                   CLI_MAX_ITERATIONS);
             iterations_by_option = 1;
-        } else if (chapter_option(argc, argv, &i)) {
-            /* stored in the chapter's table */
-        } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9')) {
-            fprintf(stderr, "%s: unknown option '%s'\n", program_name, arg);
-            cli_print_usage(program_name, chapter);
-            exit(CLI_USAGE_STATUS);
-        } else if (positional_count < 3) {
-            positional[positional_count++] = arg;
-        } else {
-            fprintf(stderr, "%s: too many arguments: '%s' (DATASET_DIR [%s [LEARNING_RATE]])\n",
-                    program_name, arg, iterations_name());
-            exit(CLI_USAGE_STATUS);
+            break;
+        default: { /* the chapter's own: range-checked, stored in its table */
+            cli_option *o = &chapter_cli->options[c - OPT_CHAPTER];
+            o->value = parse_integer(o->name, optarg, o->low, o->high);
+            o->given = 1;
+            break;
+        }
         }
     }
+    free(long_options);
     if (positional_count == 0) {
         fprintf(stderr, "%s: missing DATASET_DIR\n", program_name);
         cli_print_usage(program_name, chapter);

@@ -1,5 +1,7 @@
-/* Opening the device: the same for both GPU harnesses (gpu_trainer.hip and
- * mlp_trainer.hip), which include this header once each.
+/* The GPU runtime both harnesses (gpu_trainer.hip and mlp_trainer.hip) sit
+ * on, defined once in gpu_runtime.hip: the platform's name and wave size,
+ * checked runtime calls and launches, device allocations and uploads, and
+ * opening the device.
  *
  * With no GPU of the build's kind, the runtime's first call fails with a
  * message about drivers ("CUDA driver version is insufficient for CUDA
@@ -9,62 +11,78 @@
 #ifndef COMMON_GPU_RUNTIME_H
 #define COMMON_GPU_RUNTIME_H
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <hip/hip_runtime.h>
+#include <stddef.h>
 
-#include "errors.h"
-#include "gpu_trainer.h"
-
+/* The platform, as the reports and the bench TSV name it. */
 #if defined(__HIPCPU__)
-#define GPU_RUNTIME_KIND "CPU executor"
-#define GPU_RUNTIME_NAME "HIP CPU executor"
-#define GPU_RUNTIME_COUNT_CALL "hipGetDeviceCount"
+#define PLATFORM_NAME "cpu"
 #elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
-#define GPU_RUNTIME_KIND "NVIDIA"
-#define GPU_RUNTIME_NAME "CUDA"
-#define GPU_RUNTIME_COUNT_CALL "cudaGetDeviceCount" /* what hipGetDeviceCount is on nvcc */
+#define PLATFORM_NAME "nvidia"
 #else
-#define GPU_RUNTIME_KIND "AMD"
-#define GPU_RUNTIME_NAME "HIP"
-#define GPU_RUNTIME_COUNT_CALL "hipGetDeviceCount"
+#define PLATFORM_NAME "amd"
 #endif
 
-/* A build for one wave size on a device of the other would launch blocks
- * that do not match its kernels. */
-static void check_wave_size(int device_wave_size, const char *device_name)
-{
-    if (device_wave_size != WAVE_SIZE)
-        fatal(1, "this build assumes %d lanes per wave, but %s runs %d: rebuild for it "
-              "(AMD: GPU_ARCH=<its gfx name>, which sets AMD_WAVE)", WAVE_SIZE, device_name,
-              device_wave_size);
-}
+/* Lanes in a wave (AMD) or warp (NVIDIA): the one place it is derived per
+ * platform. Kernels use WAVE_SIZE (or warpSize), never a literal.
+ *
+ * hipcc compiles a .hip file twice: a device pass, which knows the target's
+ * wave size (__AMDGCN_WAVEFRONT_SIZE), and a host pass, which does not. Both
+ * must agree, or the host launches blocks sized for one wave size at kernels
+ * built for the other: so on AMD the Makefile passes HIP_WAVE_SIZE, derived
+ * from GPU_ARCH (64 on gfx9, 32 on gfx10-12), to both passes, and the device
+ * pass checks it. (The host pass defines __AMDGCN_WAVEFRONT_SIZE too, as 64
+ * whatever the target: it cannot be used there.) The harness also checks it
+ * against the device it runs on (check_wave_size). */
+#if defined(__HIPCPU__)
+#define WAVE_SIZE HIPCPU_WAVE_SIZE
+#elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
+#define WAVE_SIZE 32
+#else
+#ifndef HIP_WAVE_SIZE
+#error "HIP_WAVE_SIZE is not defined: pass -DHIP_WAVE_SIZE=64 for gfx9 targets, 32 for gfx10-12 (the Makefile does)"
+#endif
+#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != HIP_WAVE_SIZE
+#error "HIP_WAVE_SIZE differs from the target's wave size (__AMDGCN_WAVEFRONT_SIZE): set AMD_WAVE to match GPU_ARCH"
+#endif
+#define WAVE_SIZE HIP_WAVE_SIZE
+#endif
+
+/* Every runtime call is checked; the message names the call and where. */
+#define HIP_CHECK(call) hip_check((call), #call, __FILE__, __LINE__)
+/* After every launch: a bad configuration is reported with the kernel's name. */
+#define HIP_CHECK_LAUNCH(kernel) hip_check_launch(#kernel, __FILE__, __LINE__)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void hip_check(hipError_t status, const char *call, const char *file, int line);
+void hip_check_launch(const char *kernel, const char *file, int line);
+
+/* Called by hip_check_launch after every launch that did not fail, when set:
+ * --kernel-times sets it (kernel_times.h) to record an event there. */
+extern void (*gpu_after_launch)(const char *kernel);
+
+/* hipMalloc that names the buffer and its size when it fails. */
+void *gpu_alloc(size_t bytes, const char *what);
+void gpu_free(void *pointer);
+/* gpu_alloc, then a copy of `bytes` from the host. */
+void *upload(const void *host, size_t bytes, const char *what);
+
+/* Exits with status 1 and says to rebuild when the device's wave size is not
+ * the build's WAVE_SIZE. */
+void check_wave_size(int device_wave_size, const char *device_name);
 
 /* The device the harness trains on: its properties and a name for the
  * header ("AMD Radeon Pro VII (gfx906:sramecc+:xnack-)"). Exits with status 1
- * and a message naming `chapter` ("01-naive-gemm") when none is visible. */
-static void gpu_open_device(const char *chapter, hipDeviceProp_t *properties, char *device_name,
-                            size_t name_size)
-{
-    int count = 0;
-    hipError_t status = hipGetDeviceCount(&count);
-    if (status != hipSuccess || count < 1) {
-        fprintf(stderr, "%s: no " GPU_RUNTIME_KIND " GPU is visible to the " GPU_RUNTIME_NAME
-                " runtime (" GPU_RUNTIME_COUNT_CALL ": %s)\n",
-                program_name, status != hipSuccess ? hipGetErrorString(status) : "0 devices");
-        fprintf(stderr, "%s: without a GPU, train chapter %.2s on the CPU executor: "
-                "make chapter-%d HIP_PLATFORM=cpu\n",
-                program_name, chapter, atoi(chapter));
-        exit(1);
-    }
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
-    HIP_CHECK(hipGetDeviceProperties(properties, device));
-#if defined(__HIPCPU__) || defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
-    snprintf(device_name, name_size, "%s", properties->name);
-#else
-    snprintf(device_name, name_size, "%s (%s)", properties->name, properties->gcnArchName);
-#endif
-    check_wave_size(properties->warpSize, device_name);
+ * and a message naming `chapter` ("01-naive-gemm") when none is visible;
+ * checks the wave size. */
+void gpu_open_device(const char *chapter, hipDeviceProp_t *properties, char *device_name,
+                     size_t name_size);
+
+#ifdef __cplusplus
 }
+#endif
 
 #endif

@@ -9,49 +9,13 @@
 #ifndef COMMON_GPU_TRAINER_H
 #define COMMON_GPU_TRAINER_H
 
-#include <hip/hip_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "errors.h"
+#include "gpu_runtime.h" /* WAVE_SIZE, HIP_CHECK, HIP_CHECK_LAUNCH, gpu_alloc, ... */
 #include "model.h"
-
-/* Lanes in a wave (AMD) or warp (NVIDIA): the one place it is derived per
- * platform. Kernels use WAVE_SIZE (or warpSize), never a literal.
- *
- * hipcc compiles a .hip file twice: a device pass, which knows the target's
- * wave size (__AMDGCN_WAVEFRONT_SIZE), and a host pass, which does not. Both
- * must agree, or the host launches blocks sized for one wave size at kernels
- * built for the other: so on AMD the Makefile passes HIP_WAVE_SIZE, derived
- * from GPU_ARCH (64 on gfx9, 32 on gfx10-12), to both passes, and the device
- * pass checks it. (The host pass defines __AMDGCN_WAVEFRONT_SIZE too, as 64
- * whatever the target: it cannot be used there.) The harness also checks it against the device it runs on. */
-#if defined(__HIPCPU__)
-#define WAVE_SIZE HIPCPU_WAVE_SIZE
-#elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
-#define WAVE_SIZE 32
-#else
-#ifndef HIP_WAVE_SIZE
-#error "HIP_WAVE_SIZE is not defined: pass -DHIP_WAVE_SIZE=64 for gfx9 targets, 32 for gfx10-12 (the Makefile does)"
-#endif
-#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != HIP_WAVE_SIZE
-#error "HIP_WAVE_SIZE differs from the target's wave size (__AMDGCN_WAVEFRONT_SIZE): set AMD_WAVE to match GPU_ARCH"
-#endif
-#define WAVE_SIZE HIP_WAVE_SIZE
-#endif
-
-/* Every runtime call is checked; the message names the call and where. */
-#define HIP_CHECK(call) hip_check((call), #call, __FILE__, __LINE__)
-/* After every launch: a bad configuration is reported with the kernel's name. */
-#define HIP_CHECK_LAUNCH(kernel) hip_check_launch(#kernel, __FILE__, __LINE__)
-
-void hip_check(hipError_t status, const char *call, const char *file, int line);
-void hip_check_launch(const char *kernel, const char *file, int line);
-
-/* hipMalloc that names the buffer and its size when it fails. */
-void *gpu_alloc(size_t bytes, const char *what);
-void gpu_free(void *pointer);
 
 /* Which copies of the training data a chapter wants on the device. */
 enum {

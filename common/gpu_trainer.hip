@@ -15,64 +15,12 @@
 #include "timing.h"
 
 #if defined(__HIPCPU__)
-#define PLATFORM_NAME "cpu"
 /* The executor runs each launch to completion, so reading the records after
  * every iteration costs nothing and gives live progress. */
 #define EVENT_CHUNK 1
-#elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
-#define PLATFORM_NAME "nvidia"
-#define EVENT_CHUNK 256
 #else
-#define PLATFORM_NAME "amd"
 #define EVENT_CHUNK 256
 #endif
-
-void hip_check(hipError_t status, const char *call, const char *file, int line)
-{
-    if (status == hipSuccess) return;
-    fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name, file, line, call,
-            hipGetErrorString(status));
-    exit(1);
-}
-
-void hip_check_launch(const char *kernel, const char *file, int line)
-{
-    hipError_t status = hipGetLastError();
-    if (status == hipSuccess) {
-        kernel_times_after_launch(kernel); /* --kernel-times: an event after every launch */
-        return;
-    }
-    fprintf(stderr, "%s: %s:%d: launch of kernel '%s' failed: %s\n", program_name, file, line,
-            kernel, hipGetErrorString(status));
-    exit(1);
-}
-
-void *gpu_alloc(size_t bytes, const char *what)
-{
-    void *pointer = NULL;
-    hipError_t status = hipMalloc(&pointer, bytes);
-    if (status != hipSuccess) {
-        fprintf(stderr, "%s: hipMalloc of %s (%zu bytes) failed: %s\n", program_name, what, bytes,
-                hipGetErrorString(status));
-        exit(1);
-    }
-#if defined(__HIPCPU__)
-    hipcpu_name_allocation(pointer, what); /* the trace build's messages name it */
-#endif
-    return pointer;
-}
-
-void gpu_free(void *pointer)
-{
-    if (pointer) HIP_CHECK(hipFree(pointer));
-}
-
-static void *upload(const void *host, size_t bytes, const char *what)
-{
-    void *device = gpu_alloc(bytes, what);
-    HIP_CHECK(hipMemcpy(device, host, bytes, hipMemcpyHostToDevice));
-    return device;
-}
 
 /* Reads back the records of iterations [first, end) and their times:
  * event[i] was recorded before iteration first + i. */

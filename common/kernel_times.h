@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "gpu_runtime.h"
 
 #define KERNEL_TIMES_MAX_KERNELS 32
 
@@ -44,14 +45,6 @@ static void *kernel_times_grow(void *array, int count, size_t size)
     return grown;
 }
 
-static void kernel_times_begin(int iterations)
-{
-    kernel_times.enabled = 1;
-    kernel_times.capacity = iterations;
-    kernel_times.iteration_ms = (double *)calloc((size_t)iterations, sizeof(double));
-    if (!kernel_times.iteration_ms) fatal(1, "out of host memory for --kernel-times");
-}
-
 static void kernel_times_mark(const char *kernel)
 {
     kernel_times_state *k = &kernel_times;
@@ -66,6 +59,22 @@ static void kernel_times_mark(const char *kernel)
     HIP_CHECK(hipEventRecord(k->events[k->event_count++], 0));
 }
 
+/* Called by HIP_CHECK_LAUNCH (through hip_check_launch and gpu_after_launch,
+ * which kernel_times_begin sets) after each launch. */
+static void kernel_times_after_launch(const char *kernel)
+{
+    if (kernel_times.enabled && kernel_times.event_count > 0) kernel_times_mark(kernel);
+}
+
+static void kernel_times_begin(int iterations)
+{
+    kernel_times.enabled = 1;
+    gpu_after_launch = kernel_times_after_launch;
+    kernel_times.capacity = iterations;
+    kernel_times.iteration_ms = (double *)calloc((size_t)iterations, sizeof(double));
+    if (!kernel_times.iteration_ms) fatal(1, "out of host memory for --kernel-times");
+}
+
 /* Called by the harness before an iteration's first launch. */
 static void kernel_times_iteration_start(void)
 {
@@ -74,11 +83,6 @@ static void kernel_times_iteration_start(void)
     kernel_times_mark(NULL);
 }
 
-/* Called by HIP_CHECK_LAUNCH (through hip_check_launch) after each launch. */
-static void kernel_times_after_launch(const char *kernel)
-{
-    if (kernel_times.enabled && kernel_times.event_count > 0) kernel_times_mark(kernel);
-}
 
 /* Called by the harness after an iteration's last launch: waits for it
  * (only when --kernel-times is on) and books each launch to its kernel. */
@@ -167,6 +171,7 @@ static void kernel_times_report(const char *unit, const char *path, const char *
     free(k->event_kernel);
     free(k->iteration_ms);
     memset(k, 0, sizeof *k);
+    gpu_after_launch = NULL;
 }
 
 #endif

@@ -10,8 +10,9 @@
  * between two events; then chapter_mlp_evaluate() over the test set in
  * chunks. It reads back the loss and accuracy the kernels recorded on the
  * device, and at the end the parameters, which the host evaluates and
- * reports. The macros and helpers of gpu_trainer.h (WAVE_SIZE, HIP_CHECK,
- * HIP_CHECK_LAUNCH, gpu_alloc) are the same; its chapter hooks are not used. */
+ * reports. The runtime of gpu_runtime.h (WAVE_SIZE, HIP_CHECK, HIP_CHECK_LAUNCH,
+ * gpu_alloc, ...) is the same, through gpu_trainer.h; its chapter hooks are
+ * not used. */
 #ifndef COMMON_MLP_TRAINER_H
 #define COMMON_MLP_TRAINER_H
 

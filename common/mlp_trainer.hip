@@ -15,63 +15,6 @@
 #include "mlp_session.h"
 #include "timing.h"
 
-#if defined(__HIPCPU__)
-#define PLATFORM_NAME "cpu"
-#elif defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)
-#define PLATFORM_NAME "nvidia"
-#else
-#define PLATFORM_NAME "amd"
-#endif
-
-/* The helpers of gpu_trainer.h, defined here as in gpu_trainer.hip (which
- * chapter 09 does not link: its main is the linear chapters'). */
-void hip_check(hipError_t status, const char *call, const char *file, int line)
-{
-    if (status == hipSuccess) return;
-    fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name, file, line, call,
-            hipGetErrorString(status));
-    exit(1);
-}
-
-void hip_check_launch(const char *kernel, const char *file, int line)
-{
-    hipError_t status = hipGetLastError();
-    if (status == hipSuccess) {
-        kernel_times_after_launch(kernel); /* --kernel-times: an event after every launch */
-        return;
-    }
-    fprintf(stderr, "%s: %s:%d: launch of kernel '%s' failed: %s\n", program_name, file, line,
-            kernel, hipGetErrorString(status));
-    exit(1);
-}
-
-void *gpu_alloc(size_t bytes, const char *what)
-{
-    void *pointer = NULL;
-    hipError_t status = hipMalloc(&pointer, bytes);
-    if (status != hipSuccess) {
-        fprintf(stderr, "%s: hipMalloc of %s (%zu bytes) failed: %s\n", program_name, what, bytes,
-                hipGetErrorString(status));
-        exit(1);
-    }
-#if defined(__HIPCPU__)
-    hipcpu_name_allocation(pointer, what); /* the trace build's messages name it */
-#endif
-    return pointer;
-}
-
-void gpu_free(void *pointer)
-{
-    if (pointer) HIP_CHECK(hipFree(pointer));
-}
-
-static void *upload(const void *host, size_t bytes, const char *what)
-{
-    void *device = gpu_alloc(bytes, what);
-    HIP_CHECK(hipMemcpy(device, host, bytes, hipMemcpyHostToDevice));
-    return device;
-}
-
 /* The records one epoch's kernels add into, on the device. */
 enum { TRAIN_LOSS, TEST_LOSS, RECORDS };
 

@@ -29,6 +29,8 @@ load helpers
     done
     "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/nvidia -Icommon -c common/gpu_trainer.hip \
         -o "$BATS_TEST_TMPDIR/trainer.o"
+    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/nvidia -Icommon -c common/gpu_runtime.hip \
+        -o "$BATS_TEST_TMPDIR/runtime.o"
 }
 
 # hipcc compiles a .hip file twice, a host pass and a device pass; only the

@@ -11,8 +11,8 @@ BROKEN="${BROKEN_KERNEL_BINARY:-build/tests-san/broken_kernel}"
 
 # The static check of HIP calls (an awk program; mawk will do): a runtime
 # call must be inside HIP_CHECK( or assign a hipError_t that the code then
-# tests (the harnesses' own checks); only gpu_alloc, in a harness
-# common/*trainer.hip, may call hipMalloc (it names the buffer); hipGetErrorString and hipGetErrorName cannot fail; every
+# tests (the runtime's own checks); only gpu_alloc, in the harnesses'
+# runtime common/gpu_runtime.hip, may call hipMalloc (it names the buffer); hipGetErrorString and hipGetErrorName cannot fail; every
 # hipLaunchKernelGGL must be followed by HIP_CHECK_LAUNCH of the same kernel
 # before the next launch or the end of the function.
 HIP_CALL_CHECK='
@@ -60,7 +60,7 @@ HIP_CALL_CHECK='
             before = substr(rest, 1, RSTART - 1)
             rest = substr(rest, RSTART + RLENGTH)
             if (call == "hipLaunchKernelGGL" || call == "hipGetErrorString" || call == "hipGetErrorName") continue
-            if (call == "hipMalloc" && FILENAME !~ /common\/[a-z_]*trainer\.hip$/) { fail("hipMalloc: use gpu_alloc, which names the buffer when it fails"); continue }
+            if (call == "hipMalloc" && FILENAME !~ /common\/gpu_runtime\.hip$/) { fail("hipMalloc: use gpu_alloc, which names the buffer when it fails"); continue }
             if (before ~ /HIP_CHECK\([ \t]*$/) continue
             if (before ~ /hipError_t[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*$/) continue
             fail(call " is not checked: wrap it in HIP_CHECK()")

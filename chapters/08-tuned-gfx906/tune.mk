@@ -18,7 +18,7 @@ TUNE_SETS ?=
 TUNE_DIR := build/tune/$(notdir $(BUILD))
 TUNE_SOURCE := chapters/08-tuned-gfx906/train.hip
 # The harness objects a tuned trainer links with, as for make chapter-8.
-TUNE_DEPS := $(BUILD)/common/gpu_trainer.o $(HOST_OBJS) $(REFERENCE_STEP) $(if $(TUNE_ON_CPU),$(CPU_BUILD)/executor.o)
+TUNE_DEPS := $(BUILD)/common/gpu_trainer.o $(BUILD)/common/gpu_runtime.o $(HOST_OBJS) $(REFERENCE_STEP) $(if $(TUNE_ON_CPU),$(CPU_BUILD)/executor.o)
 
 .PHONY: tune tune-deps
 
