@@ -225,7 +225,7 @@ help:
 	@echo "                      DATASET=fashion: on Fashion-MNIST, same model and shapes;"
 	@echo "                      ARGS=--kernel-times: median ms per kernel and its share of the iteration)"
 	@echo "  make build          build every chapter for HIP_PLATFORM (now: $(HIP_PLATFORM))"
-	@echo "  make test           the whole test suite, $(FUZZ_SECONDS) s of fuzzing included; ends with 'N passed, N failed[, N skipped]'"
+	@echo "  make test           the whole test suite, TEST_FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) s of fuzzing included; ends with 'N passed, N failed[, N skipped]'"
 	@echo "                      (SANITIZE=address,undefined: all of it under ASan and UBSan)"
 	@echo "  make fuzz           fuzz the IDX and MNIST loaders for FUZZ_SECONDS=$(FUZZ_SECONDS); prints one verdict line,"
 	@echo "                      libFuzzer's output in $(FUZZ_LOG), a crashing input in build/fuzz_crashes/"
@@ -408,6 +408,8 @@ $(TEST_BUILD)/test_mlp: tests/test_mlp.c $(HOST_OBJS) $(MLP_HOST_OBJS) $(HOST_HE
 # UBSan, whatever SANITIZE says. `make fuzz` runs it; tests/fuzz.bats runs
 # `make fuzz` for FUZZ_SECONDS as part of `make test`.
 FUZZ_SECONDS ?= 60
+# make test's fuzzing step, shorter, so the suite stays under 10 minutes on 2 cores
+TEST_FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZER := build/tests/fuzz_loader
 $(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HOST_HEADERS) | test-tools
@@ -456,7 +458,7 @@ test: dataset test-tools
 	@$(MAKE) --no-print-directory WAVE=32 trace-tests
 	@TEST_BUILD=$(TEST_BUILD) CPU_BUILD=$(CPU_BUILD) SANITIZE=$(SANITIZE) NVCC=$(NVCC) \
 	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) DATASET_DIR=$(DATASET_DIR) \
-	  FUZZ_SECONDS=$(FUZZ_SECONDS) BROKEN_KERNEL_BINARY=build/tests-san/broken_kernel \
+	  FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) BROKEN_KERNEL_BINARY=build/tests-san/broken_kernel \
 	  bash tests/run.sh
 
 clean:
