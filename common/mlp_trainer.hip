@@ -54,7 +54,7 @@ static int check_first_steps(const mlp_session *s, const float *run_params,
         {"b2", run_params + layout->b2, params + layout->b2, layout->count - layout->b2, 0}};
     session_check check;
     memset(&check, 0, sizeof check);
-    check.reference = "chapter 09's CPU reference";
+    check.reference = s->cli.check_reference; /* the name --help gives it */
     check.what = "parameter";
     check.step_name = "mini-batch step";
     check.steps = steps;
