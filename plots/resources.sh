@@ -2,23 +2,33 @@
 # `make plot-resources`: draws resources.png from a table of `make resources`
 # (default plots/resources.tsv, the committed one) with plots/resources.gp.
 #
-#   plots/resources.sh [--data FILE] [--out-dir DIR] [--format png|svg]
+#   plots/resources.sh [--data FILE] [--out-dir DIR] [--format png|svg] [--remake COMMAND]
 #
-# --out-dir defaults to build/plots (make figures: plots).
+# --out-dir defaults to build/plots (make figures: plots). --remake (make
+# plot-resources: make resources): the command that rewrites FILE, run when
+# FILE is missing or older than a chapter's source; if it fails (no hipcc),
+# the older FILE is drawn, or else the committed plots/resources.tsv, with a note.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
-data=plots/resources.tsv out_dir=build/plots format=png
+data=plots/resources.tsv out_dir=build/plots format=png remake=''
 while [ $# -gt 0 ]; do
     case $1 in
     --data) data=$2; shift 2 ;;
     --out-dir) out_dir=$2; shift 2 ;;
     --format) format=$2; shift 2 ;;
+    --remake) remake=$2; shift 2 ;;
     *) echo "plots: unknown argument '$1'" >&2; exit 1 ;;
     esac
 done
+if [ -n "$remake" ] && { [ ! -s "$data" ] || [ -n "$(find chapters -name '*.hip' -newer "$data")" ]; }; then
+    if ! bash -c "$remake"; then
+        [ -s "$data" ] || data=plots/resources.tsv
+        [ -s "$data" ] && echo "plots: make resources failed; drawing the older $data" >&2
+    fi
+fi
 [ -s "$data" ] || { echo "plots: $data is missing or empty: run make resources" >&2; exit 1; }
 [ "$(wc -l <"$data")" -ge 2 ] || { echo "plots: $data has no kernels" >&2; exit 1; }
 case $format in png | svg) ;; *) echo "plots: FORMAT must be png or svg, got '$format'" >&2; exit 1 ;; esac

@@ -3,9 +3,9 @@
  * It is linked with the GPU harness exactly like a chapter (common/
  * gpu_trainer.hip supplies main, the command line, the data and the checks),
  * and `make test` always builds it for the CPU executor with ASan and UBSan,
- * whatever SANITIZE says, as build/tests-san/broken_kernel:
+ * whatever SANITIZE says, as build/cpu-san/broken_kernel:
  *
- *   BROKEN_KERNEL=overflow  build/tests-san/broken_kernel dataset 1 --train-limit 10 --quiet
+ *   BROKEN_KERNEL=overflow  build/cpu-san/broken_kernel dataset 1 --train-limit 10 --quiet
  *
  * BROKEN_KERNEL chooses what goes wrong in the first iteration:
  *   inbounds (or unset)  every thread writes its own element: nothing is wrong,

@@ -65,8 +65,8 @@ check_mlp() {
 }
 @test "chapter 09 matches its CPU reference on the GPU: 1000 and 1037 images" {
     [ -n "${GPU_PLATFORM:-}" ] || skip "no GPU: set HIP_PLATFORM=amd or nvidia on a machine with one"
-    check_mlp "$(chapter_binary 09 "build/$GPU_PLATFORM")" 1000 128
-    check_mlp "$(chapter_binary 09 "build/$GPU_PLATFORM")" 1037 128
+    check_mlp "$(chapter_binary 09 "$GPU_BUILD")" 1000 128
+    check_mlp "$(chapter_binary 09 "$GPU_BUILD")" 1037 128
 }
 
 @test "the CPU reference learns: one epoch of full MNIST reaches at least 93% test accuracy" {

@@ -49,7 +49,7 @@ check_value() {
 }
 
 @test "--check: chapter 01 with the gradient's 2 changed to 3 fails, naming what differs" {
-    broken="$CPU_BUILD/broken/01-wrong-gradient"
+    broken="$CPU_BUILD/01-wrong-gradient"
     [ -x "$broken" ] || { echo "$broken not built (make test builds it)"; false; }
     run "$broken" "$CHECK_DATA" 8 --check --weights-out "$BATS_TEST_TMPDIR/w"
     echo "$output"

@@ -41,5 +41,5 @@ check_chapter() {
 # gpu_check NN IMAGES: the chapter check on a real GPU, or skipped without one.
 gpu_check() {
     [ -n "${GPU_PLATFORM:-}" ] || skip "no GPU: set HIP_PLATFORM=amd or nvidia on a machine with one"
-    check_chapter "$(chapter_binary "$1" "build/$GPU_PLATFORM")" "$2"
+    check_chapter "$(chapter_binary "$1" "$GPU_BUILD")" "$2"
 }

@@ -23,7 +23,7 @@ racecheck() {
 # caught_missing_barrier BUILD: chapter 08 with the barrier before its loss
 # sum deleted must abort, naming the kernel, wave_loss and the call site.
 caught_missing_barrier() {
-    run env HIPCPU_RACECHECK=1 "$1/broken/08-missing-barrier" "$DATASET_DIR" 2 --train-limit 1037 --quiet
+    run env HIPCPU_RACECHECK=1 "$1/08-missing-barrier" "$DATASET_DIR" 2 --train-limit 1037 --quiet
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"hipcpu: kernel 'train_step' block ("* ]]
@@ -111,7 +111,7 @@ caught_missing_barrier() {
 }
 
 @test "racecheck: the same chapter without the check diverges: shared memory starts as garbage, not zeros" {
-    run "$TRACE64/broken/08-missing-barrier" "$DATASET_DIR" 2 --train-limit 1037 --quiet
+    run "$TRACE64/08-missing-barrier" "$DATASET_DIR" 2 --train-limit 1037 --quiet
     echo "$output"
     [ "$status" -ne 0 ]
     [[ "$output" == *"diverged"* ]]

@@ -7,7 +7,7 @@ load helpers
 load small_dataset
 
 # Built by `make test`, always with ASan and UBSan (see tests/broken_kernel.hip).
-BROKEN="${BROKEN_KERNEL_BINARY:-build/tests-san/broken_kernel}"
+BROKEN="${BROKEN_KERNEL_BINARY:-build/cpu-san/broken_kernel}"
 
 # The static check of HIP calls (an awk program; mawk will do): a runtime
 # call must be inside HIP_CHECK( or assign a hipError_t that the code then

@@ -4,12 +4,12 @@
 # "N passed, N failed[, N skipped]". A skip prints as "ok N # SKIP ..." and
 # counts as a skip, never as a failure (tests/tap.bash).
 # Called by `make test`, which builds everything first and sets
-# TEST_BUILD, CPU_BUILD, DATASET_DIR, GPU_PLATFORM, NVCC, SANITIZE,
+# TEST_BUILD, CPU_BUILD, DATASET_DIR, GPU_PLATFORM, GPU_BUILD (where make built its chapters), NVCC, SANITIZE,
 # FUZZ_SECONDS and BROKEN_KERNEL_BINARY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${TEST_BUILD:=build/tests}" "${CPU_BUILD:=build/cpu}"
-export TEST_BUILD CPU_BUILD DATASET_DIR GPU_PLATFORM NVCC SANITIZE FUZZ_SECONDS BROKEN_KERNEL_BINARY
+export TEST_BUILD CPU_BUILD DATASET_DIR GPU_PLATFORM GPU_BUILD NVCC SANITIZE FUZZ_SECONDS BROKEN_KERNEL_BINARY
 export CMOCKA_MESSAGE_OUTPUT=TAP
 
 # Sanitizer reports, from SANITIZE builds and from the programs that are
@@ -37,8 +37,11 @@ for program in "$TEST_BUILD"/test_*; do
     [ -x "$program" ] || continue
     run_tap "$(basename "$program")" "$program"
 done
-# The executor's trace build: its micro-kernels, at wave 64 and wave 32.
-for program in build/trace/test_trace build/trace-wave32/test_trace; do
+# The executor's tests at wave 64 and wave 32, and its trace build's micro-kernels.
+wave32_build=build/cpu-wave32${SANITIZE:+-san}
+run_tap test_executor "$CPU_BUILD/tests/test_executor"
+run_tap test_executor_wave32 "$wave32_build/tests/test_executor"
+for program in build/trace/tests/test_trace build/trace-wave32/tests/test_trace; do
     run_tap "$program" "$program"
 done
 for file in tests/*.bats; do

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Times chapter 08 with each set of its tunable sizes and prints the fastest.
-# Run by `make tune` (chapters/08-tuned-gfx906/tune.mk), which builds the
-# harness first and sets HIP_PLATFORM, TUNE_DIR, BUILD, TEST_BUILD,
-# DATASET_DIR, TUNE_ITERS, TUNE_LIMIT, TUNE_SETS, WAVE and MAKE.
+# Run by `make tune`, which builds chapter 00 and compare_runs first and sets
+# HIP_PLATFORM, BUILD, TEST_BUILD, DATASET_DIR, TUNE_ITERS, TUNE_LIMIT,
+# TUNE_SETS and MAKE.
 #
-# For each set: rebuild train.hip with -DBLOCKS_PER_CU=... -DFWD_UNROLL=...
-# -DGRAD_UNROLL=... [-DTILE_IMAGES=...], check it against chapter 00 (5
+# For each set: build chapter 08 with BLOCKS_PER_CU, FWD_UNROLL, GRAD_UNROLL
+# [and TILE_IMAGES] defined, as the chapter 08-tune-cuB-fF-gG-tT of
+# common/derive_chapter.sh (through the Makefile's one chapter rule, so its
+# objects are BUILD's own), check it against chapter 00 (5
 # iterations on 1,037 images, as tests/chapters.bats does), then time it with
 # --bench-out. A set that fails to build or to match is reported and skipped.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-: "${HIP_PLATFORM:?run me through make tune}" "${TUNE_DIR:?}" "${BUILD:?}" "${TEST_BUILD:?}"
+: "${HIP_PLATFORM:?run me through make tune}" "${BUILD:?}" "${TEST_BUILD:?}"
+TUNE_DIR=build/tune/$(basename "$BUILD")
 : "${DATASET_DIR:=dataset}" "${TUNE_ITERS:=50}" "${TUNE_LIMIT:=}" "${TUNE_SETS:=}" "${MAKE:=make}"
 
 # The trainers leave the first TIMING_WARMUP iterations out of their timing
@@ -63,14 +66,15 @@ for set in $TUNE_SETS; do
     flags="-DBLOCKS_PER_CU=$blocks -DFWD_UNROLL=$fwd -DGRAD_UNROLL=$grad"
     [ -n "${tile:-}" ] && flags="$flags -DTILE_IMAGES=$tile"
     name="cu$blocks-f$fwd-g$grad-t${tile:-0}"
-    binary="$TUNE_DIR/$name/trainer"
+    binary="$BUILD/08-tune-$name"
     echo "# $name: $flags"
-    if ! $MAKE --no-print-directory "$binary" TUNE_FLAGS="$flags" >"$TUNE_DIR/$name.build.log" 2>&1; then
+    if ! $MAKE --no-print-directory HIP_PLATFORM="$HIP_PLATFORM" "$binary" >"$TUNE_DIR/$name.build.log" 2>&1; then
         echo "  build failed (see $TUNE_DIR/$name.build.log)"
         printf '%s\t%s\t\t\tbuild failed\n' "$name" "$flags" >>"$summary"
         continue
     fi
     run="$TUNE_DIR/$name"
+    mkdir -p "$run"
     if ! "$binary" "$DATASET_DIR" 5 0.01 --train-limit 1037 --quiet \
             --weights-out "$run/check.weights" --csv "$run/check.csv" >/dev/null ||
        ! check=$("$TEST_BUILD/compare_runs" "$reference.weights" "$reference.csv" \
