@@ -28,7 +28,7 @@ caught_missing_barrier() {
     [ "$status" -eq 1 ]
     [[ "$output" == *"hipcpu: kernel 'train_step' block ("* ]]
     [[ "$output" == *"wave_loss"* ]]
-    [[ "$output" == *"08-missing-barrier.hip:"* ]]
+    [[ "$output" == *"chapters/08-missing-barrier/train.hip:"* ]]
 }
 
 @test "racecheck: chapter 01 is clean at wave 64" {
