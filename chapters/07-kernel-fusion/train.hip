@@ -19,6 +19,7 @@
 #include <hip/hip_runtime.h>
 
 #include "gpu_trainer.h"
+#include "wave_reduce.h" /* chapter 06's wave_sum and wave_count; wave_allsum */
 
 #define BLOCK_SIZE 256 /* threads per block: a multiple of the wave size on every platform */
 
@@ -36,34 +37,6 @@
 
 const char chapter_name[] = "07-kernel-fusion";
 const int chapter_needs = NEEDS_X_ROWS;
-
-/* The sum of v over the lanes of a wave, in lane 0. Each step adds the value
- * `offset` lanes up: after the steps WAVE_SIZE/2, ..., 2, 1, lane 0 holds the
- * whole wave's sum (the other lanes hold partial sums, unused). */
-__device__ float wave_sum(float v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_down(v, offset);
-    return v;
-}
-
-/* The same for a count. */
-__device__ unsigned int wave_count(unsigned int v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_down(v, offset);
-    return v;
-}
-
-/* The sum of v over the lanes of a wave, in every lane: a butterfly. At each
- * step every lane adds the value of the lane `offset` away (its index with
- * one bit flipped), so both lanes of a pair compute the same sum. */
-__device__ float wave_allsum(float v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_xor(v, offset);
-    return v;
-}
 
 /* Tile `tile`'s rows from global memory into registers: they are
  * consecutive in x_rows, so this is one coalesced copy. This only issues the
@@ -94,6 +67,92 @@ __device__ void store_tile(float *x_tile, int *label_tile, int t, const float *s
     if (t < TILE_IMAGES) label_tile[t] = label;
 }
 
+/* The phases of train_step, in the order it calls them. */
+
+/* This lane's weights of class c, W[c][k] for k = lane + WAVE_SIZE * j, and
+ * its gradient sums, zeroed: in registers for the whole kernel (after
+ * unrolling, every index into them is a constant). Lanes past feature 784
+ * have a weight of zero in the last slot, and their gradient sums are never
+ * stored: the loops need no guard. */
+__device__ __forceinline__ void load_weights(const float *w, float *w_lane, float *g)
+{
+    int lane = threadIdx.x % WAVE_SIZE, c = threadIdx.x / WAVE_SIZE;
+#pragma unroll
+    for (int j = 0; j < FUSED_SLOTS; j++) {
+        int k = lane + WAVE_SIZE * j;
+        w_lane[j] = k < MODEL_FEATURES ? w[c * MODEL_FEATURES + k] : 0.0f;
+        g[j] = 0.0f;
+    }
+}
+
+/* Forward: this lane's share of an image's dot product with class c's
+ * weights. The x values stay in registers for the gradient. */
+__device__ __forceinline__ float forward(const float *x_image, int lane, const float *w_lane, float *x)
+{
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < FUSED_SLOTS; j++) {
+        x[j] = x_image[lane + WAVE_SIZE * j];
+        s += w_lane[j] * x[j];
+    }
+    return s;
+}
+
+/* Epilogue, from the score s of class c, the same in every lane of the wave:
+ * the residual 2 (s - y) / N, 0 for no image, and the squared error, added
+ * to *squared in lane 0. (*squared is read and written whatever the branch:
+ * then the compiler makes the branches selects, as it did with this code
+ * inside the kernel.) */
+__device__ __forceinline__ float epilogue(float s, int label, int c, int lane, float two_over_n, float *squared)
+{
+    float r = 0.0f, sum = *squared;
+    if (label >= 0) {
+        float error = s - (c == label ? 1.0f : 0.0f);
+        r = error * two_over_n;
+        if (lane == 0) sum += error * error;
+    }
+    *squared = sum;
+    return r;
+}
+
+/* One store per block per weight: no atomics, and no zeroing of G. */
+__device__ __forceinline__ void store_partial(float *partial, const float *g)
+{
+    int lane = threadIdx.x % WAVE_SIZE, c = threadIdx.x / WAVE_SIZE;
+#pragma unroll
+    for (int j = 0; j < FUSED_SLOTS; j++) {
+        int k = lane + WAVE_SIZE * j;
+        if (k < MODEL_FEATURES)
+            partial[(size_t)blockIdx.x * MODEL_WEIGHTS + c * MODEL_FEATURES + k] = g[j];
+    }
+}
+
+/* The block's loss and hits, as in chapter 06: each wave's sums through LDS,
+ * then one atomic each. It has a barrier: every thread of the block calls it. */
+__device__ __forceinline__ void add_block_loss_and_hits(float squared, unsigned int hits,
+                                                        float *wave_loss, unsigned int *wave_hits,
+                                                        float *loss_sum, unsigned int *correct)
+{
+    int lane = threadIdx.x % WAVE_SIZE, wave = threadIdx.x / WAVE_SIZE;
+    squared = wave_sum(squared);
+    hits = wave_count(hits);
+    if (lane == 0) {
+        wave_loss[wave] = squared;
+        wave_hits[wave] = hits;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float block_loss = 0.0f;
+        unsigned int block_hits = 0;
+        for (int w = 0; w < FUSED_THREADS / WAVE_SIZE; w++) {
+            block_loss += wave_loss[w];
+            block_hits += wave_hits[w];
+        }
+        atomicAdd(loss_sum, block_loss);
+        atomicAdd(correct, block_hits);
+    }
+}
+
 /* One iteration's forward, loss, accuracy and gradient for the tiles
  * blockIdx.x, blockIdx.x + gridDim.x, ... of TILE_IMAGES images each.
  * partial[blockIdx.x][c][k] = sum over the block's images n of
@@ -108,21 +167,12 @@ train_step(const float *w, const float *x_rows, const uint8_t *labels, float *pa
     __shared__ float x_tile[TILE_FLOATS + WAVE_SIZE];
     __shared__ int label_tile[TILE_IMAGES]; /* -1: no image */
     __shared__ float score_tile[TILE_IMAGES][MODEL_CLASSES];
-    __shared__ float wave_loss[MODEL_CLASSES]; /* one wave per class */
-    __shared__ unsigned int wave_hits[MODEL_CLASSES];
+    __shared__ float wave_loss[FUSED_THREADS / WAVE_SIZE]; /* one per wave: per class */
+    __shared__ unsigned int wave_hits[FUSED_THREADS / WAVE_SIZE];
     int t = threadIdx.x;
     int lane = t % WAVE_SIZE, c = t / WAVE_SIZE;
-    /* This lane's weights and gradient sums, in registers for the whole
-     * kernel (after unrolling, every index into them is a constant). Lanes
-     * past feature 784 have a weight of zero in the last slot, and their
-     * gradient sums are never stored: the loops need no guard. */
     float w_lane[FUSED_SLOTS], g[FUSED_SLOTS];
-#pragma unroll
-    for (int j = 0; j < FUSED_SLOTS; j++) {
-        int k = lane + WAVE_SIZE * j;
-        w_lane[j] = k < MODEL_FEATURES ? w[c * MODEL_FEATURES + k] : 0.0f;
-        g[j] = 0.0f;
-    }
+    load_weights(w, w_lane, g);
     if (t < WAVE_SIZE) x_tile[TILE_FLOATS + t] = 0.0f;
     float two_over_n = 2.0f / images;
     float squared = 0.0f;  /* class c's squared errors, in lane 0 of its wave */
@@ -142,25 +192,11 @@ train_step(const float *w, const float *x_rows, const uint8_t *labels, float *pa
             fetch_tile(x_rows, labels, images, tile + grid, t, staged, &label_next);
 #pragma unroll 1 /* unrolled, the images' LDS reads would be hoisted together, and spill */
         for (int i = 0; i < TILE_IMAGES; i++) {
-            /* Forward: this lane's share of the dot product, then the wave's
-             * sum; the x values stay in registers for the gradient. */
             float x[FUSED_SLOTS];
-            float s = 0.0f;
-#pragma unroll
-            for (int j = 0; j < FUSED_SLOTS; j++) {
-                x[j] = x_tile[i * MODEL_FEATURES + lane + WAVE_SIZE * j];
-                s += w_lane[j] * x[j];
-            }
+            float s = forward(x_tile + i * MODEL_FEATURES, lane, w_lane, x);
             s = wave_allsum(s); /* image i's score for class c, in every lane */
-            /* Epilogue: the residual, the same in every lane of the wave. */
-            int label = label_tile[i];
-            float r = 0.0f;
-            if (label >= 0) {
-                float error = s - (c == label ? 1.0f : 0.0f);
-                r = error * two_over_n;
-                if (lane == 0) squared += error * error;
-            }
-            if (lane == 0) score_tile[i][c] = s;
+            float r = epilogue(s, label_tile[i], c, lane, two_over_n, &squared);
+            if (lane == 0) score_tile[i][c] = s; /* for the prediction, after the tile */
             /* Gradient: the same x values, times the residual. */
 #pragma unroll
             for (int j = 0; j < FUSED_SLOTS; j++) g[j] += r * x[j];
@@ -177,31 +213,8 @@ train_step(const float *w, const float *x_rows, const uint8_t *labels, float *pa
             hits += best == label_tile[t];
         }
     }
-    /* One store per block per weight: no atomics, and no zeroing of G. */
-#pragma unroll
-    for (int j = 0; j < FUSED_SLOTS; j++) {
-        int k = lane + WAVE_SIZE * j;
-        if (k < MODEL_FEATURES)
-            partial[(size_t)blockIdx.x * MODEL_WEIGHTS + c * MODEL_FEATURES + k] = g[j];
-    }
-    /* The block's loss and hits, as in chapter 06: one atomic each. */
-    squared = wave_sum(squared);
-    hits = wave_count(hits);
-    if (lane == 0) {
-        wave_loss[c] = squared;
-        wave_hits[c] = hits;
-    }
-    __syncthreads();
-    if (t == 0) {
-        float block_loss = 0.0f;
-        unsigned int block_hits = 0;
-        for (int v = 0; v < MODEL_CLASSES; v++) {
-            block_loss += wave_loss[v];
-            block_hits += wave_hits[v];
-        }
-        atomicAdd(loss_sum, block_loss);
-        atomicAdd(correct, block_hits);
-    }
+    store_partial(partial, g);
+    add_block_loss_and_hits(squared, hits, wave_loss, wave_hits, loss_sum, correct); /* a barrier */
 }
 
 /* The blocks' partial gradients are added in block order, so a run gives the

@@ -28,6 +28,7 @@
 #include <hip/hip_runtime.h>
 
 #include "gpu_trainer.h"
+#include "wave_reduce.h" /* chapter 06's wave_sum and wave_count */
 
 #define BLOCK_SIZE 256 /* threads per block: a multiple of the wave size on every platform */
 
@@ -127,24 +128,6 @@ typedef struct __attribute__((aligned(16))) {
 const char chapter_name[] = "08-tuned-gfx906";
 const int chapter_needs = NEEDS_PIXELS;
 
-/* The sum of v over the lanes of a wave, in lane 0. Each step adds the value
- * `offset` lanes up: after the steps WAVE_SIZE/2, ..., 2, 1, lane 0 holds the
- * whole wave's sum (the other lanes hold partial sums, unused). */
-__device__ float wave_sum(float v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_down(v, offset);
-    return v;
-}
-
-/* The same for a count. */
-__device__ unsigned int wave_count(unsigned int v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_down(v, offset);
-    return v;
-}
-
 /* Tile `tile`'s pixels from global memory into registers: TILE_LOADS
  * 16-byte pieces per thread, consecutive across the threads, and the labels.
  * This only issues the loads (chapter 04's fetch). They are waited for at the
@@ -186,6 +169,126 @@ __device__ void store_tile(uint32_t (*pix)[ROW_WORDS], int t, const pixels16 *st
     }
 }
 
+/* The phases of train_step, in the order it calls them. */
+
+/* Epilogue, one thread per image, t < TILE_IMAGES: the parts, the scale, the
+ * bias; prediction, loss and the residual 2 (Yhat - Y) / N, into res[t].
+ * (*squared and *hits are read and written whatever the branches: then the
+ * compiler makes the branches selects, as it did with this code inside the
+ * kernel.) */
+__device__ __forceinline__ void epilogue(const float (*part_sum)[MODEL_CLASSES][TILE_IMAGES],
+                                         const float *__restrict__ w, int t, int label, float two_over_n,
+                                         residuals4 (*res)[3], float *squared, unsigned int *hits)
+{
+    float r[MODEL_CLASSES];
+    float sum = *squared;
+    unsigned int right = *hits;
+    int best = 0;
+    float best_score = 0.0f;
+#pragma unroll
+    for (int c = 0; c < MODEL_CLASSES; c++) {
+        float s = 0.0f;
+#pragma unroll
+        for (int p = 0; p < PART_ROWS; p++) s += part_sum[p][c][t];
+        s = s * INV_255 + w[c * MODEL_FEATURES + MODEL_PIXELS];
+        if (c == 0 || s > best_score) {
+            best = c;
+            best_score = s;
+        }
+        float error = s - (c == label ? 1.0f : 0.0f);
+        r[c] = label >= 0 ? error * two_over_n : 0.0f;
+        if (label >= 0) sum += error * error;
+    }
+    if (label >= 0) right += best == label;
+    *squared = sum;
+    *hits = right;
+#pragma unroll
+    for (int q = 0; q < 3; q++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            res[t][q].r[e] = 4 * q + e < MODEL_CLASSES ? r[4 * q + e] : 0.0f;
+}
+
+/* Gradient, one image: owner u's 31 sums. The residuals are the same for
+ * all lanes (three broadcast 16-byte LDS reads); the pixels are consecutive
+ * bytes across the lanes. */
+__device__ __forceinline__ void gradient_image(const uint8_t *row, const residuals4 *res_i, int u,
+                                               int rest_c, int rest_k, int rest_read,
+                                               float (*g)[MODEL_CLASSES], float *g_rest)
+{
+    float r[12];
+#pragma unroll
+    for (int q = 0; q < 3; q++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) r[4 * q + e] = res_i[q].r[e];
+#pragma unroll
+    for (int j = 0; j < GRAD_SLOTS; j++) {
+        float x = row[u + GRAD_OWNERS * j];
+#pragma unroll
+        for (int c = 0; c < MODEL_CLASSES; c++) g[j][c] += r[c] * x;
+    }
+    float x_rest = row[rest_read];
+    if (rest_k == MODEL_PIXELS) x_rest = 255.0f; /* the bias, 255 / 255 */
+    *g_rest += res_i[rest_c / 4].r[rest_c % 4] * x_rest;
+}
+
+/* Copy 1 hands its sums to copy 0 through LDS (the tile's space, free now). */
+__device__ __forceinline__ void hand_over(uint32_t *handover, int u, const float (*g)[MODEL_CLASSES], float g_rest)
+{
+#pragma unroll
+    for (int j = 0; j < GRAD_SLOTS; j++)
+#pragma unroll
+        for (int c = 0; c < MODEL_CLASSES; c++)
+            handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + u] = __float_as_uint(g[j][c]);
+    handover[GRAD_SLOTS * MODEL_CLASSES * GRAD_OWNERS + u] = __float_as_uint(g_rest);
+}
+
+/* ...and copy 0 adds them to its own: one store per block per weight,
+ * scaled by 1/255 here, once. */
+__device__ __forceinline__ void store_partial(float *__restrict__ partial, const uint32_t *handover, int u,
+                                              int rest_c, int rest_k, const float (*g)[MODEL_CLASSES],
+                                              float g_rest)
+{
+    float *out = partial + (size_t)blockIdx.x * MODEL_WEIGHTS;
+#pragma unroll
+    for (int j = 0; j < GRAD_SLOTS; j++)
+#pragma unroll
+        for (int c = 0; c < MODEL_CLASSES; c++)
+            out[c * MODEL_FEATURES + u + GRAD_OWNERS * j] =
+                (g[j][c] + __uint_as_float(handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + u])) *
+                INV_255;
+    if (u < REST_PAIRS)
+        out[rest_c * MODEL_FEATURES + rest_k] =
+            (g_rest + __uint_as_float(handover[GRAD_SLOTS * MODEL_CLASSES * GRAD_OWNERS + u])) *
+            INV_255;
+}
+
+/* The block's loss and hits, as in chapter 06: each wave's sums through LDS,
+ * then one atomic each. It has a barrier: every thread of the block calls it. */
+__device__ __forceinline__ void add_block_loss_and_hits(float squared, unsigned int hits,
+                                                        float *wave_loss, unsigned int *wave_hits,
+                                                        float *loss_sum, unsigned int *correct)
+{
+    int lane = threadIdx.x % WAVE_SIZE, wave = threadIdx.x / WAVE_SIZE;
+    squared = wave_sum(squared);
+    hits = wave_count(hits);
+    if (lane == 0) {
+        wave_loss[wave] = squared;
+        wave_hits[wave] = hits;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float block_loss = 0.0f;
+        unsigned int block_hits = 0;
+        for (int w = 0; w < FUSED_THREADS / WAVE_SIZE; w++) {
+            block_loss += wave_loss[w];
+            block_hits += wave_hits[w];
+        }
+        atomicAdd(loss_sum, block_loss);
+        atomicAdd(correct, block_hits);
+    }
+}
+
 /* One iteration's forward, loss, accuracy and gradient for the tiles
  * blockIdx.x, blockIdx.x + gridDim.x, ... of TILE_IMAGES images each.
  * partial[blockIdx.x][c][k] = sum over the block's images n of
@@ -208,7 +311,6 @@ train_step(const float *__restrict__ w, const uint8_t *__restrict__ pixels,
     __shared__ float wave_loss[FUSED_THREADS / WAVE_SIZE];
     __shared__ unsigned int wave_hits[FUSED_THREADS / WAVE_SIZE];
     int t = threadIdx.x;
-    int lane = t % WAVE_SIZE, wave = t / WAVE_SIZE;
     /* Forward mapping: image i of the tile, feature part p (uniform in a
      * wave when TILE_IMAGES is a multiple of the wave size). */
     int i_fwd = t % TILE_IMAGES;
@@ -250,7 +352,10 @@ train_step(const float *__restrict__ w, const uint8_t *__restrict__ pixels,
         /* Forward: lane i_fwd's image, this wave's eighth of the pixels, two
          * at a time (v_cvt_f32_ubyte0, 1), each pixel 10 FMAs with weights
          * that are the same in every lane: 20 SGPRs per step. (4 pixels a
-         * step would want 40, and the compiler spills SGPRs.) */
+         * step would want 40, and the compiler spills SGPRs.) This phase
+         * stays in the kernel: as a function, even __forceinline__, the
+         * compiler optimises its loop before inlining it, and with
+         * FWD_UNROLL 2 or 4 (make tune) it then spills VGPRs. */
         float acc[MODEL_CLASSES];
 #pragma unroll
         for (int c = 0; c < MODEL_CLASSES; c++) acc[c] = 0.0f;
@@ -278,106 +383,24 @@ train_step(const float *__restrict__ w, const uint8_t *__restrict__ pixels,
         }
         __syncthreads();
 
-        /* Epilogue, one thread per image: the parts, the scale, the bias;
-         * prediction, loss and the residual 2 (Yhat - Y) / N. */
-        if (t < TILE_IMAGES) {
-            float r[MODEL_CLASSES];
-            int best = 0;
-            float best_score = 0.0f;
-#pragma unroll
-            for (int c = 0; c < MODEL_CLASSES; c++) {
-                float s = 0.0f;
-#pragma unroll
-                for (int p = 0; p < PART_ROWS; p++) s += part_sum[p][c][t];
-                s = s * INV_255 + w[c * MODEL_FEATURES + MODEL_PIXELS];
-                if (c == 0 || s > best_score) {
-                    best = c;
-                    best_score = s;
-                }
-                float error = s - (c == label ? 1.0f : 0.0f);
-                r[c] = label >= 0 ? error * two_over_n : 0.0f;
-                if (label >= 0) squared += error * error;
-            }
-            if (label >= 0) hits += best == label;
-#pragma unroll
-            for (int q = 0; q < 3; q++)
-#pragma unroll
-                for (int e = 0; e < 4; e++)
-                    res[t][q].r[e] = 4 * q + e < MODEL_CLASSES ? r[4 * q + e] : 0.0f;
-        }
+        if (t < TILE_IMAGES) epilogue(part_sum, w, t, label, two_over_n, res, &squared, &hits);
         __syncthreads();
 
-        /* Gradient: every thread, half the images of the tile. The residuals
-         * are the same for all lanes (three broadcast 16-byte LDS reads); the
-         * pixels are consecutive bytes across the lanes. */
+        /* Gradient: every thread, half the images of the tile. */
         const uint8_t *rows = (const uint8_t *)pix;
         UNROLL(GRAD_UNROLL)
-        for (int i = copy; i < TILE_IMAGES; i += GRAD_COPIES) {
-            float r[12];
-#pragma unroll
-            for (int q = 0; q < 3; q++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) r[4 * q + e] = res[i][q].r[e];
-            const uint8_t *row = rows + i * ROW_WORDS * 4;
-#pragma unroll
-            for (int j = 0; j < GRAD_SLOTS; j++) {
-                float x = row[u + GRAD_OWNERS * j];
-#pragma unroll
-                for (int c = 0; c < MODEL_CLASSES; c++) g[j][c] += r[c] * x;
-            }
-            float x_rest = row[rest_read];
-            if (rest_k == MODEL_PIXELS) x_rest = 255.0f; /* the bias, 255 / 255 */
-            g_rest += res[i][rest_c / 4].r[rest_c % 4] * x_rest;
-        }
+        for (int i = copy; i < TILE_IMAGES; i += GRAD_COPIES)
+            gradient_image(rows + i * ROW_WORDS * 4, res[i], u, rest_c, rest_k, rest_read, g, &g_rest);
         /* Every wave is done with pix and res: the next tile may overwrite
          * them. (part_sum is next written after the next barrier.) */
         __syncthreads();
     }
-    /* Copy 1 hands its sums to copy 0 through LDS (the tile's space, free
-     * now), which adds them: one store per block per weight, scaled by 1/255
-     * here, once. */
+    /* The handover: copy 1's sums through LDS to copy 0, which stores them. */
     uint32_t *handover = tile_space; /* [31][GRAD_OWNERS], float bits */
-    if (copy == 1) {
-#pragma unroll
-        for (int j = 0; j < GRAD_SLOTS; j++)
-#pragma unroll
-            for (int c = 0; c < MODEL_CLASSES; c++)
-                handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + u] = __float_as_uint(g[j][c]);
-        handover[GRAD_SLOTS * MODEL_CLASSES * GRAD_OWNERS + u] = __float_as_uint(g_rest);
-    }
+    if (copy == 1) hand_over(handover, u, g, g_rest);
     __syncthreads();
-    if (copy == 0) {
-        float *out = partial + (size_t)blockIdx.x * MODEL_WEIGHTS;
-#pragma unroll
-        for (int j = 0; j < GRAD_SLOTS; j++)
-#pragma unroll
-            for (int c = 0; c < MODEL_CLASSES; c++)
-                out[c * MODEL_FEATURES + u + GRAD_OWNERS * j] =
-                    (g[j][c] + __uint_as_float(handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + u])) *
-                    INV_255;
-        if (u < REST_PAIRS)
-            out[rest_c * MODEL_FEATURES + rest_k] =
-                (g_rest + __uint_as_float(handover[GRAD_SLOTS * MODEL_CLASSES * GRAD_OWNERS + u])) *
-                INV_255;
-    }
-    /* The block's loss and hits, as in chapter 06: one atomic each. */
-    squared = wave_sum(squared);
-    hits = wave_count(hits);
-    if (lane == 0) {
-        wave_loss[wave] = squared;
-        wave_hits[wave] = hits;
-    }
-    __syncthreads();
-    if (t == 0) {
-        float block_loss = 0.0f;
-        unsigned int block_hits = 0;
-        for (int v = 0; v < FUSED_THREADS / WAVE_SIZE; v++) {
-            block_loss += wave_loss[v];
-            block_hits += wave_hits[v];
-        }
-        atomicAdd(loss_sum, block_loss);
-        atomicAdd(correct, block_hits);
-    }
+    if (copy == 0) store_partial(partial, handover, u, rest_c, rest_k, g, g_rest);
+    add_block_loss_and_hits(squared, hits, wave_loss, wave_hits, loss_sum, correct); /* a barrier */
 }
 
 /* The blocks' partial gradients are added in block order, so a run gives the

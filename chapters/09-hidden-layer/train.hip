@@ -27,6 +27,7 @@
 #include <hip/hip_runtime.h>
 
 #include "mlp_trainer.h"
+#include "wave_reduce.h" /* wave_sum, wave_count (chapter 06), wave_allsum (chapter 07) */
 
 /* hidden_forward: a block computes 32 images x 32 hidden units, stepping
  * through the 784 inputs 16 at a time (49 steps, none partial). Each of its
@@ -175,31 +176,6 @@ hidden_forward(const unsigned int *pixels, const int *order, int first, int coun
 }
 
 /* ---- output_layer -------------------------------------------------------- */
-
-/* The sum of v over the lanes of a wave, in lane 0 (as in chapter 06):
- * each step adds the value `offset` lanes up, from WAVE_SIZE/2 down to 1. */
-__device__ float wave_sum(float v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_down(v, offset);
-    return v;
-}
-
-__device__ unsigned int wave_count(unsigned int v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_down(v, offset);
-    return v;
-}
-
-/* The sum in every lane, a butterfly (as in chapter 07): each step adds the
- * value of the lane `offset` away, so both lanes of a pair hold the same sum. */
-__device__ float wave_allsum(float v)
-{
-    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
-        v += __shfl_xor(v, offset);
-    return v;
-}
 
 /* A wave per image: lane l takes the hidden units l, l + WAVE_SIZE, ...,
  * reading a1 (consecutive across the lanes) and W2's columns (likewise; 5 KB
