@@ -3,7 +3,7 @@
 # GPU chapter's trace build, 2 iterations on 1,037 images, at wave 64 and at
 # wave 32, must finish with no race and no uninitialised shared-memory read.
 # Chapter 08 with the barrier before its loss sum deleted must be caught.
-# `make test` builds the trace binaries (make trace-tests, WAVE=32 too).
+# `make test` builds the trace binaries (TRACE=1, at WAVE=64 and WAVE=32).
 
 load helpers
 load small_dataset
