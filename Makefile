@@ -24,7 +24,7 @@ ISA_DIR ?= build/isa# make isa-N's folder
 REPEATS ?= $(if $(filter cpu,$(HIP_PLATFORM)),1,3)# make compare: runs per chapter (median, spread); unset: 3, 1 on the executor
 COMPARE_LIMIT ?=# make compare: --train-limit (empty: all 60,000 images)
 PLOT_LIMIT ?=# make plots: --train-limit (empty: all)
-COMPARE_CHAPTERS ?= 00 01 02 03 04 05 06 07 08# make compare's chapters: the linear model's (09 on train another, per epoch)
+COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)# make compare's chapters: the linear model's (09 on train another, per epoch)
 KERNEL_TIMES ?=# make compare: a TSV file for each GPU chapter's --kernel-times medians
 COMPARE_DIR ?= build/compare# make compare's table and charts
 PLOTS_DIR ?= build/plots# make plots' charts
@@ -58,6 +58,7 @@ MAKEFLAGS += --no-builtin-rules
 
 CHAPTERS := $(sort $(notdir $(wildcard chapters/[0-9][0-9]-*)))
 GPU_CHAPTERS := $(filter-out 00-%,$(CHAPTERS))
+LINEAR_CHAPTERS := $(filter $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTERS))# 09 on: extensions, other models
 # chapter-1, chapter-01 and chapter-01-naive-gemm all name chapters/01-naive-gemm
 chapter_dir = $(firstword $(filter $(if $(filter 0 1 2 3 4 5 6 7 8 9,$(1)),0$(1),$(1))-%,$(CHAPTERS)) $(filter $(1),$(CHAPTERS)))
 no_chapter = $(if $(CHAPTER),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
@@ -197,7 +198,7 @@ chapter-%: ## build and train chapter N (ITERS or EPOCHS, LR, ARGS, DATASET)
 PREVIOUS = $(call chapter_dir,$(shell expr 0$(firstword $(subst -, ,$(CHAPTER))) - 1))
 diff-%: ## what chapter N changed against chapter N-1 (9: a note; it is an extension)
 	@$(no_chapter)
-	@$(if $(filter-out $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTER)),echo "chapter $(CHAPTER) is an extension: it trains \
+	@$(if $(filter-out $(LINEAR_CHAPTERS),$(CHAPTER)),echo "chapter $(CHAPTER) is an extension: it trains \
 	  another model$(comma) so its diff against chapter 08 would be a rewrite$(comma) not one idea. chapters/$(CHAPTER)/README.md shows \
 	  which chapter's idea each kernel reuses ('The kernels'$(comma) 'What was reused$(comma) and what had to change').",$(if $(PREVIOUS),git \
 	  diff --no-index -- $(wildcard chapters/$(PREVIOUS)/train.* chapters/$(CHAPTER)/train.*) || [ $$? -eq 1 ],echo "chapter \
