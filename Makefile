@@ -92,8 +92,8 @@ else ifeq ($(HIP_PLATFORM),cpu)
 # The trace build (common/cpu/README.md): a call to the executor before every load and store, no
 # auto-vectorisation, so the counts are the accesses the source asks for (ASan's pass: for memcpy).
 BUILD := $(TRACE_BUILD)
-HIP_COMPILE = clang++ -std=c++17 -O2 -g -Wall -Wextra -DHIPCPU_TRACE=1 $(EXECUTOR_FLAGS)
-INSTRUMENT := -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -fsanitize-coverage=func,trace-loads,trace-stores \
+HIP_COMPILE = clang++ -std=c++17 -O2 -g -gdwarf-4 -Wall -Wextra -DHIPCPU_TRACE=1 $(EXECUTOR_FLAGS)
+INSTRUMENT := -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores \
   $(addprefix -mllvm -asan-,instrument-reads=0 instrument-writes=0 instrument-atomics=0 globals=0 stack=0 \
     use-after-return=never use-after-scope=0) -fsanitize=address -fno-sanitize-address-use-odr-indicator
 HIP_LINK = clang++
@@ -140,7 +140,7 @@ $(BUILD)/%.o: %.hip $(HEADERS) | $(PLATFORM_TOOLS)
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -c $< -o $@
-$(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c))
+$(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c) common/cpu/model/model.c)
 	$(AR) rcs $@ $^
 $(BUILD)/reference_step.o: chapters/00-cpu-reference/train.c $(HEADERS) # without its main, for --check
 	@mkdir -p $(@D)
@@ -156,6 +156,12 @@ $(BUILD)/executor.o: common/cpu/hipcpu.cpp $(if $(TRACE),common/cpu/trace.cpp) $
 	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -c $(file) -o $(@D)/$(notdir $(file:.cpp=.o)) &&) true
 	$(foreach file,$(filter %.S,$^),$(CC) $(SAN_FLAGS) -c $(file) -o $(@D)/fiber.o)
 	ld -r $(patsubst common/cpu/%.cpp,$(@D)/%.o,$(filter %.cpp,$^)) $(if $(filter %.S,$^),$(@D)/fiber.o) -o $@
+
+# The time model's program (common/cpu/model/): host C, the same on every platform
+TIMEMODEL := build/tools/timemodel
+$(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/model/model.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 
 # The Debian packages each kind of target needs (common/require.sh installs them as root)
 hip-tools: PACKAGES = hipcc libamdhip64-dev rocm-device-libs
@@ -213,11 +219,13 @@ isa-%: ## chapter N's GPU_ARCH assembly in ISA_DIR, names demangled, each source
 	@$(MAKE) --no-print-directory hip-tools
 	@HIPCC="$(HIPCC)" bash common/isa.sh $(CHAPTER) $(ISA_DIR)/$(CHAPTER).$(GPU_ARCH).s $(GPU_ARCH) $(HIPCCFLAGS)
 
-# The executor's trace build (common/cpu/README.md); profile-N: one full-MNIST iteration unless ARGS says otherwise
-profile-% racecheck-%: ## chapter N's memory traffic and modelled floor (profile), or its race checks, on the executor
+# The executor's trace build (common/cpu/README.md); profile-N: one full-MNIST iteration unless ARGS says otherwise.
+# Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
+profile-% racecheck-%: ## chapter N's memory traffic and modelled time (profile), or its race checks, on the executor
 	@$(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
 	@$(FETCH_DATASET)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(if $(filter profile-%,$@),$(TIMEMODEL))
+	$(if $(filter profile-%,$@),-@$(MAKE) --no-print-directory hip-tools)
 	$(if $(filter profile-%,$@),@bash common/cpu/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) \
 	  $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER))),HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(CHAPTER) \
 	  $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS))
@@ -232,13 +240,13 @@ compare_dirs = $(foreach c,$(COMPARE_CHAPTERS),$(or $(call chapter_dir,$(c)),$(e
 PLOT_DIR = $(or $(call chapter_dir,$(PLOT_CHAPTER)),$(error PLOT_CHAPTER: no chapter '$(PLOT_CHAPTER)'; chapters: $(CHAPTERS)))
 DATASET_FILES := $(addprefix $(DATASET_DIR)/,train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte)
 NEED_DATASET := $(if $(filter-out $(wildcard $(DATASET_FILES)),$(DATASET_FILES)),dataset)
-COMPARE_TRACED = $(if $(ON_EXECUTOR),$(filter-out 00-%,$(compare_dirs)))# on the executor: their modelled floor too
+COMPARE_TRACED = $(if $(ON_EXECUTOR),$(filter-out 00-%,$(compare_dirs)))# on the executor: the time model's chart
 NO_LIMITS = $(if $(COMPARE_LIMIT)$(PLOT_LIMIT),$(error make figures draws the committed pictures on full MNIST: unset \
   COMPARE_LIMIT and PLOT_LIMIT (make compare and make plots take them, into build/)))
 .PHONY: compare plots plot-resources figures figures-compare figures-plots readme-table tune fuzz test
-compare: $(NEED_DATASET) plot-tools ## time every chapter: COMPARE_DIR/compare.tsv and .png
+compare: $(NEED_DATASET) plot-tools $(if $(ON_EXECUTOR),hip-tools) ## time every chapter; without a GPU, chart the time model's ms
 	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/,$(compare_dirs))
-	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory TRACE=1 $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)))
+	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory TRACE=1 $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)) $(TIMEMODEL))
 	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) --iters $(COMPARE_ITERS) \
 	  $(if $(COMPARE_TRACED),--profiles build/profile/compare --trace-build $(TRACE_BUILD)) --repeats $(REPEATS) \
 	  $(if $(COMPARE_LIMIT),--limit $(COMPARE_LIMIT)) $(if $(KERNEL_TIMES),--kernel-times $(KERNEL_TIMES)) \

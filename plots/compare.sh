@@ -14,10 +14,11 @@
 #                     make figures: plots)
 #   --format FMT      png (default) or svg
 #   --devices FILE    known devices and their peaks (default plots/devices.tsv)
-#   --profiles DIR    CPU platform: also chart each GPU chapter's modelled
-#                     gfx906 floor and bytes moved, from DIR/IMAGES/CHAPTER.tsv
-#                     (make profile-N), made with --trace-build DIR when
-#                     missing or of another image count
+#   --profiles DIR    CPU platform: the chart is the time model's, from
+#                     each GPU chapter's profile in DIR/IMAGES/ (profile.sh on
+#                     two slices, COMPARE_SLICES, default "1024 2048",
+#                     extended to IMAGES), made with --trace-build DIR; the
+#                     executor's own times go to compare-executor
 #   --trace-build DIR the chapters' trace builds (build/trace)
 #   --kernel-times FILE  also run the GPU chapters with --kernel-times and
 #                     collect their per-kernel medians into FILE (TSV)
@@ -185,7 +186,7 @@ title="make compare: ms per full-batch training iteration, $images MNIST images"
 title+=$'\n'"device: $device, platform $platform; $run_iters iterations$timed x $repeats run(s) per chapter; $date"
 floor_args=()
 if [ "$platform" = cpu ]; then
-    title+=$'\n'"measured on the CPU executor (one thread of $(host_cpu), $(nproc) cores): a correctness tool, not a GPU; the modelled gfx906 floor is in compare-floor"
+    : # the executor's chart gets its own title below
 else
     # The bytes/FLOPs model of one iteration over N images: forward and
     # gradient are 2 x 10 x 785 x N multiply-adds; the pixels are read at
@@ -214,49 +215,66 @@ else
     fi
 fi
 
+# Without a GPU the executor's milliseconds say little about a GPU: the main
+# chart is the time model's (common/cpu/model/), from the trace build's counts
+# of each chapter and hipcc's gfx906 code; the executor's own times go to a
+# chart of their own, compare-executor, labelled as what they are.
 picture=$work/compare.$format
-gnuplot -e "data=$(gp_string "$work/compare.tsv"); out=$(gp_string "$picture"); format='$format'" \
+timed_picture=$picture
+if [ -n "$profiles" ]; then
+    timed_picture=$work/compare-executor.$format
+    title="make compare: the CPU executor's ms per training iteration, $images MNIST images, $date"
+    title+=$'\n'"one thread of $(host_cpu), $(nproc) cores, $run_iters iterations$timed x $repeats run(s): a correctness tool's speed, not a GPU's"
+    title+=$'\n'"(the modelled GPU times are in compare.$format)"
+fi
+gnuplot -e "data=$(gp_string "$work/compare.tsv"); out=$(gp_string "$timed_picture"); format='$format'" \
     -e "title=$(gp_string "$title")" ${floor_args[@]+"${floor_args[@]}"} "$here/compare.gp" ||
     die "gnuplot failed on $work/compare.tsv"
 
-# On the CPU executor, milliseconds say little about a GPU: chart what the
-# trace build counted, and the gfx906 floor modelled from it, beside them.
-floor_picture=
 if [ -n "$profiles" ]; then
-    printf 'chapter\tfloor_gfx906_ms\tfloor_h100_ms\tunique_mb\tsegment_mb\timages\n' >"$work/floor.tsv"
+    # Two short traced runs per chapter, every count extended to $images
+    # images (profile.sh, PROFILE_SLICES), two chapters at a time.
+    slices=${COMPARE_SLICES:-1024 2048}
+    gpu_chapters=()
     for chapter in "${chapters[@]}"; do
-        case $chapter in 00-*) continue ;; esac
-        tsv=$profiles/$images/$chapter.tsv
-        have=$(awk -F '\t' 'NR == 2 { print $NF }' "$tsv" 2>/dev/null || true)
-        if [ "$have" != "$images" ] || [ "$tsv" -ot "$trace_build/$chapter" ]; then
-            echo "compare: counting $chapter's memory traffic on $images images (make profile-N; a minute or two)"
-            bash "$here/../common/cpu/profile.sh" "$trace_build/$chapter" "$profiles/$images" "$dataset" \
-                ${limit:+--train-limit "$limit"} >"$work/profile.log" 2>&1 || {
-                cat "$work/profile.log" >&2
-                die "the profile of $chapter failed"
-            }
-        fi
-        awk -F '\t' -v chapter="$chapter" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-            { g += $col["floor_gfx906_ms"]; h += $col["floor_h100_ms"]; u += $col["unique_bytes"]
-              s += 64 * ($col["global_load_segments"] + $col["global_store_segments"]); n = $col["images"] }
-            END { printf "%s\t%.6f\t%.6f\t%.3f\t%.3f\t%s\n", chapter, g, h, u / 1e6, s / 1e6, n }' "$tsv" >>"$work/floor.tsv"
+        case $chapter in 00-*) ;; *) gpu_chapters+=("$chapter") ;; esac
     done
-    floor_picture=$work/compare-floor.$format
-    floor_title="make compare: one training iteration on $images MNIST images, counted by the CPU executor (make profile-N), $date"
-    floor_title+=$'\n'"the floors are a model (common/cpu/floor_devices.tsv), not measurements; the counts model the source's accesses, no caches"
-    gnuplot -e "data=$(gp_string "$work/floor.tsv"); out=$(gp_string "$floor_picture"); format='$format'" \
-        -e "title=$(gp_string "$floor_title")" "$here/compare-floor.gp" ||
-        die "gnuplot failed on $work/floor.tsv"
+    [ ${#gpu_chapters[@]} -gt 0 ] || die "no GPU chapter to model"
+    echo "compare: modelling ${gpu_chapters[*]} (traced on $slices images, extended to $images)"
+    printf '%s\n' "${gpu_chapters[@]}" | PROFILE_SLICES="$slices" xargs -P 2 -I{} sh -c \
+        'bash "$1/../common/cpu/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
+        sh "$here" "$trace_build" "$profiles/$images" "$dataset" "${limit:+--train-limit $limit}" "$work" ||
+        die "a chapter's profile failed (its output is above)"
+    printf 'chapter\tmodel_gfx906_ms\tmodel_h100_ms\tfloor_gfx906_ms\tfloor_h100_ms\tbound_gfx906\tbound_h100\timages\tslices\tdate\n' \
+        >"$work/model.tsv"
+    for chapter in "${gpu_chapters[@]}"; do
+        model=$profiles/$images/$chapter.model.tsv
+        [ -s "$model" ] || die "no model for $chapter ($(tail -n 1 "$work/profile-$chapter.log"))"
+        # Per device: the sum over kernels; what binds is the slowest kernel's term.
+        awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="$slices" -v date="$date" '
+            NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            { d = $col["device"]; t[d] += $col["model_ms"]; f[d] += $col["floor_ms"]
+              if ($col["model_ms"] > worst[d]) { worst[d] = $col["model_ms"]; bound[d] = $col["kernel"] ": " $col["binding"] } }
+            END { printf "%s\t%.6f\t%.6f\t%.6f\t%.6f\t%s\t%s\t%s\t%s\t%s\n", chapter, t["gfx906"], t["h100"],
+                  f["gfx906"], f["h100"], bound["gfx906"], bound["h100"], images, slices, date }' "$model" >>"$work/model.tsv"
+    done
+    model_title="make compare: modelled ms per training iteration on $images MNIST images, $date (a model, never measured)"
+    model_title+=$'\n'"counts of the CPU executor's trace build (traced on ${slices/ / and } images, extended in a straight line), gfx906 code from hipcc"
+    model_title+=$'\n'"device figures and their sources: common/cpu/model/devices.tsv; how, and where it misses: common/cpu/model/README.md"
+    gnuplot -e "data=$(gp_string "$work/model.tsv"); out=$(gp_string "$picture"); format='$format'" \
+        -e "title=$(gp_string "$model_title")" "$here/compare-model.gp" ||
+        die "gnuplot failed on $work/model.tsv"
 fi
 
 mv "$work/compare.tsv" "$out_dir/compare.tsv"
 mv "$picture" "$out_dir/compare.$format"
-if [ -n "$floor_picture" ]; then
-    mv "$work/floor.tsv" "$out_dir/compare-floor.tsv"
-    mv "$floor_picture" "$out_dir/compare-floor.$format"
+if [ -n "$profiles" ]; then
+    mv "$timed_picture" "$out_dir/compare-executor.$format"
+    mv "$work/model.tsv" "$out_dir/compare-model.tsv"
     echo
-    column -t -s $'\t' "$out_dir/compare-floor.tsv"
-    echo "compare: wrote $out_dir/compare-floor.tsv and $out_dir/compare-floor.$format (modelled, from the executor's counts)"
+    column -t -s $'\t' <(cut -f 1-7 "$out_dir/compare-model.tsv")
+    echo "compare: wrote $out_dir/compare-model.tsv and $out_dir/compare.$format (modelled from the executor's counts)," \
+        "and $out_dir/compare-executor.$format (the executor's own times)"
 fi
 echo
 column -t -s $'\t' <(cut -f 1,7-9,12,14 "$out_dir/compare.tsv")

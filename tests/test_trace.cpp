@@ -9,7 +9,7 @@
  * -DHIPCPU_WAVE_SIZE=32 against build/trace-wave32/executor.o):
  *   clang++ -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -DHIPCPU_TRACE=1 -DHIPCPU_WAVE_SIZE=64 \
  *     -fno-vectorize -fno-slp-vectorize -fno-unroll-loops \
- *     -fsanitize-coverage=func,trace-loads,trace-stores \
+ *     -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores \
  *     -Icommon/cpu -Icommon tests/test_trace.cpp build/trace/executor.o -lcmocka -lm -o build/tests/test_trace
  * Run from the repository root with CMOCKA_MESSAGE_OUTPUT=TAP for TAP output.
  *
@@ -201,22 +201,22 @@ static void test_consecutive_floats(void **) {
 
     const hipcpu_kernel_counters c = counters_of("consecutive_kernel");
     /* One load instruction per wave: 2 waves, 2 requests. */
-    assert_int_equal(c.global_requests[0], waves);
+    assert_int_equal(c.global_load_requests, waves);
     /* warpSize lanes x 4 bytes per wave. */
-    assert_int_equal(c.global_bytes[0], waves * W * 4);
+    assert_int_equal(c.global_load_bytes, waves * W * 4);
     /* A wave reads warpSize*4 contiguous bytes (128 or 256) from a 256-byte
      * aligned buffer, wave w at offset w*warpSize*4 (a multiple of 64):
      * warpSize*4/64 segments and warpSize*4/32 sectors per wave. */
-    assert_int_equal(c.global_segments[0], waves * (W * 4 / 64));
-    assert_int_equal(c.global_sectors[0], waves * (W * 4 / 32));
+    assert_int_equal(c.global_load_segments, waves * (W * 4 / 64));
+    assert_int_equal(c.global_load_sectors, waves * (W * 4 / 32));
     /* The stores out[i] have the same shape. */
-    assert_int_equal(c.global_requests[1], waves);
-    assert_int_equal(c.global_bytes[1], waves * W * 4);
-    assert_int_equal(c.global_segments[1], waves * (W * 4 / 64));
-    assert_int_equal(c.global_sectors[1], waves * (W * 4 / 32));
+    assert_int_equal(c.global_store_requests, waves);
+    assert_int_equal(c.global_store_bytes, waves * W * 4);
+    assert_int_equal(c.global_store_segments, waves * (W * 4 / 64));
+    assert_int_equal(c.global_store_sectors, waves * (W * 4 / 32));
     /* Unique bytes: the whole of in (n*4) and of out (n*4). */
     assert_int_equal(c.unique_bytes, 2 * n * 4);
-    assert_int_equal(c.lds_requests[0] + c.lds_requests[1], 0);
+    assert_int_equal(c.lds_read_requests + c.lds_write_requests, 0);
     HIP_OK(hipFree(in));
     HIP_OK(hipFree(out));
 }
@@ -233,13 +233,13 @@ static void test_stride_two(void **) {
 
     const hipcpu_kernel_counters c = counters_of("stride2_kernel");
     /* One wave, one load: 1 request of warpSize*4 bytes. */
-    assert_int_equal(c.global_requests[0], 1);
-    assert_int_equal(c.global_bytes[0], W * 4);
+    assert_int_equal(c.global_load_requests, 1);
+    assert_int_equal(c.global_load_bytes, W * 4);
     /* Lane i reads bytes 8i..8i+3: the wave spans warpSize*8 bytes from the
      * aligned base, touching every 64-byte segment and 32-byte sector of
      * them: warpSize*8/64 segments, warpSize*8/32 sectors. */
-    assert_int_equal(c.global_segments[0], W * 8 / 64);
-    assert_int_equal(c.global_sectors[0], W * 8 / 32);
+    assert_int_equal(c.global_load_segments, W * 8 / 64);
+    assert_int_equal(c.global_load_sectors, W * 8 / 32);
     HIP_OK(hipFree(in));
     HIP_OK(hipFree(out));
 }
@@ -256,13 +256,13 @@ static void test_stride_785(void **) {
     for (unsigned i = 0; i < W; i++) assert_true(result[i] == float((785 * i) % 1000));
 
     const hipcpu_kernel_counters c = counters_of("stride785_kernel");
-    assert_int_equal(c.global_requests[0], 1);
-    assert_int_equal(c.global_bytes[0], W * 4);
+    assert_int_equal(c.global_load_requests, 1);
+    assert_int_equal(c.global_load_bytes, W * 4);
     /* Lanes are 785*4 = 3140 bytes apart (more than 64), and a 4-byte
      * aligned float never straddles a segment: one segment and one sector
      * per lane, warpSize of each. */
-    assert_int_equal(c.global_segments[0], W);
-    assert_int_equal(c.global_sectors[0], W);
+    assert_int_equal(c.global_load_segments, W);
+    assert_int_equal(c.global_load_sectors, W);
     HIP_OK(hipFree(in));
     HIP_OK(hipFree(out));
 }
@@ -278,10 +278,10 @@ static void test_same_address(void **) {
     const hipcpu_kernel_counters c = counters_of("same_address_kernel");
     /* Every lane reads in[0]: 1 request, warpSize*4 bytes asked for, all in
      * one segment and one sector. */
-    assert_int_equal(c.global_requests[0], 1);
-    assert_int_equal(c.global_bytes[0], W * 4);
-    assert_int_equal(c.global_segments[0], 1);
-    assert_int_equal(c.global_sectors[0], 1);
+    assert_int_equal(c.global_load_requests, 1);
+    assert_int_equal(c.global_load_bytes, W * 4);
+    assert_int_equal(c.global_load_segments, 1);
+    assert_int_equal(c.global_load_sectors, 1);
     /* Unique bytes: in's 4 bytes and out's warpSize*4. */
     assert_int_equal(c.unique_bytes, 4 + W * 4);
     HIP_OK(hipFree(in));
@@ -302,15 +302,15 @@ static void test_consecutive_bytes(void **) {
     /* Lane i reads byte i: 1 request of warpSize bytes, which fit in one
      * 64-byte segment (ceil(warpSize/64) = 1 at wave 32 and 64) and in
      * warpSize/32 sectors (1 at wave 32, 2 at wave 64). */
-    assert_int_equal(c.global_requests[0], 1);
-    assert_int_equal(c.global_bytes[0], W);
-    assert_int_equal(c.global_segments[0], (W + 63) / 64);
-    assert_int_equal(c.global_sectors[0], W / 32);
+    assert_int_equal(c.global_load_requests, 1);
+    assert_int_equal(c.global_load_bytes, W);
+    assert_int_equal(c.global_load_segments, (W + 63) / 64);
+    assert_int_equal(c.global_load_sectors, W / 32);
     /* The byte stores: the same shape. */
-    assert_int_equal(c.global_requests[1], 1);
-    assert_int_equal(c.global_bytes[1], W);
-    assert_int_equal(c.global_segments[1], (W + 63) / 64);
-    assert_int_equal(c.global_sectors[1], W / 32);
+    assert_int_equal(c.global_store_requests, 1);
+    assert_int_equal(c.global_store_bytes, W);
+    assert_int_equal(c.global_store_segments, (W + 63) / 64);
+    assert_int_equal(c.global_store_sectors, W / 32);
     HIP_OK(hipFree(in));
     HIP_OK(hipFree(out));
 }
@@ -353,13 +353,13 @@ static void test_sixteen_byte_accesses(void **) {
      * source line, merge into one 16-byte access, so the wave makes 1 load
      * request of 16*warpSize bytes, contiguous and aligned: 16*warpSize/64
      * segments, 16*warpSize/32 sectors. */
-    assert_int_equal(c.global_requests[0], 1);
-    assert_int_equal(c.global_bytes[0], 16 * W);
-    assert_int_equal(c.global_segments[0], 16 * W / 64);
-    assert_int_equal(c.global_sectors[0], 16 * W / 32);
+    assert_int_equal(c.global_load_requests, 1);
+    assert_int_equal(c.global_load_bytes, 16 * W);
+    assert_int_equal(c.global_load_segments, 16 * W / 64);
+    assert_int_equal(c.global_load_sectors, 16 * W / 32);
     /* The 4-byte sums: 1 store request of 4*warpSize bytes. */
-    assert_int_equal(c.global_requests[1], 1);
-    assert_int_equal(c.global_bytes[1], 4 * W);
+    assert_int_equal(c.global_store_requests, 1);
+    assert_int_equal(c.global_store_bytes, 4 * W);
 
     Quad *out = device_alloc<Quad>(W);
     hipLaunchKernelGGL(quad_store_kernel, 1, W, 0, 0, out);
@@ -371,11 +371,11 @@ static void test_sixteen_byte_accesses(void **) {
     }
     c = counters_of("quad_store_kernel");
     /* Stores are counted as stores: 1 request of 16*warpSize bytes, no loads. */
-    assert_int_equal(c.global_requests[0], 0);
-    assert_int_equal(c.global_requests[1], 1);
-    assert_int_equal(c.global_bytes[1], 16 * W);
-    assert_int_equal(c.global_segments[1], 16 * W / 64);
-    assert_int_equal(c.global_sectors[1], 16 * W / 32);
+    assert_int_equal(c.global_load_requests, 0);
+    assert_int_equal(c.global_store_requests, 1);
+    assert_int_equal(c.global_store_bytes, 16 * W);
+    assert_int_equal(c.global_store_segments, 16 * W / 64);
+    assert_int_equal(c.global_store_sectors, 16 * W / 32);
     HIP_OK(hipFree(in));
     HIP_OK(hipFree(sums));
     HIP_OK(hipFree(out));
@@ -405,9 +405,9 @@ static void test_unique_bytes(void **) {
     hipcpu_kernel_counters c = counters_of("reread_kernel");
     /* 4 waves x 3 rounds x 256 reads = 3072 requests per launch, but only
      * 256 floats = 1024 distinct bytes of device memory are touched. */
-    assert_int_equal(c.global_requests[0], blocks * (threads / W) * 3 * 256);
+    assert_int_equal(c.global_load_requests, blocks * (threads / W) * 3 * 256);
     assert_int_equal(c.unique_bytes, 1024);
-    assert_int_equal(c.global_requests[1], 0);
+    assert_int_equal(c.global_store_requests, 0);
 
     /* Unique bytes are per launch, summed over launches: 2 x 1024. */
     hipLaunchKernelGGL(reread_kernel, blocks, threads, 0, 0, out, in, 1);
@@ -448,9 +448,9 @@ static uint64_t lds_read_cycles(unsigned stride) {
     const hipcpu_kernel_counters c = counters_of("lds_stride_kernel");
     /* Writes: each lane writes LDS_WORDS/warpSize words (2112 = 33*64 =
      * 66*32), one request per loop trip: LDS_WORDS/warpSize requests. */
-    assert_int_equal(c.lds_requests[1], LDS_WORDS / W);
+    assert_int_equal(c.lds_write_requests, LDS_WORDS / W);
     /* Reads: one request. */
-    assert_int_equal(c.lds_requests[0], 1);
+    assert_int_equal(c.lds_read_requests, 1);
     /* Bytes: every word written once, plus warpSize 4-byte reads. */
     assert_int_equal(c.lds_bytes, LDS_WORDS * 4 + W * 4);
     /* Each write request is warpSize consecutive words: warpSize/32 passes
@@ -504,7 +504,7 @@ static void test_atomics(void **) {
     assert_int_equal(c.atomics, n);
     assert_int_equal(c.atomics_max_one_address, n);
     /* An atomic is neither a plain load nor a plain store. */
-    assert_int_equal(c.global_requests[0] + c.global_requests[1], 0);
+    assert_int_equal(c.global_load_requests + c.global_store_requests, 0);
 
     float *sums = named_alloc<float>(n, "atomic_sums");
     HIP_OK(hipMemset(sums, 0, n * sizeof(float)));
@@ -594,8 +594,8 @@ static void test_launch_geometry(void **) {
      * last one partial; 3 blocks of them. */
     assert_int_equal(c.waves, 3 * ((100 + W - 1) / W));
     /* Requests per wave, partial or not: one store each. */
-    assert_int_equal(c.global_requests[1], 3 * ((100 + W - 1) / W));
-    assert_int_equal(c.global_bytes[1], 300 * 4);
+    assert_int_equal(c.global_store_requests, 3 * ((100 + W - 1) / W));
+    assert_int_equal(c.global_store_bytes, 300 * 4);
 
     /* The counters sum over launches; a reset forgets them. */
     hipLaunchKernelGGL(geometry_kernel, 3, 100, 0, 0, out);

@@ -1,34 +1,111 @@
 #!/usr/bin/env bash
 # make profile-N: runs a chapter's trace build for one iteration (chapter 09:
-# one epoch) with the executor's counters on, then prints what it saw and a
-# modelled floor per kernel (common/cpu/profile.awk). Writes, in OUTDIR:
-#   NN-name.tsv        one row per kernel: the counters, fill and floors
-#   NN-name.sites.tsv  one row per call site (file:line) and memory space
-#   NN-name.log        the trainer's own output
+# one epoch) with the executor's counters on, then the time model over them
+# (common/cpu/model/), and prints what it saw and what it would cost, per
+# kernel (common/cpu/profile.awk). Writes, in OUTDIR:
+#   NN-name.tsv         one row per kernel: the counters, the model's terms and times
+#   NN-name.sites.tsv   one row per call site (file:line) and memory space
+#   NN-name.lines.tsv   how often a wave ran each source line, per kernel
+#   NN-name.model.tsv   the model, one row per kernel and device
+#   NN-name.log         the trainer's own output
+# The model needs hipcc (the gfx906 assembly says what the waves issue);
+# without it the counters come alone, with a note.
 # Usage: profile.sh TRACE_BINARY OUTDIR DATASET_DIR [TRAINER OPTIONS...]
+# PROFILE_SLICES="N1 N2": trace N1 and N2 images and extend every count to the
+# whole training set (make compare: seconds instead of minutes a chapter).
+# PROFILE_SOURCE: the kernels' source (default: the chapter's train.hip);
+# TIMEMODEL: the model's program (default: build/tools/timemodel).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
 binary=$1 outdir=$2 dataset=$3
 shift 3
 chapter=$(basename "$binary")
 mkdir -p "$outdir"
-raw="$outdir/$chapter.raw.tsv" sites="$outdir/$chapter.sites.tsv" log="$outdir/$chapter.log"
-rm -f "$raw" "$sites"
-start=$(date +%s)
-if ! HIPCPU_PROFILE="$raw" HIPCPU_PROFILE_SITES="$sites" "$binary" "$dataset" 1 --quiet "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    echo "profile: $binary failed; its output is above and in $log" >&2
-    exit 1
-fi
-seconds=$(($(date +%s) - start))
-[ -s "$raw" ] || { echo "profile: $binary wrote no counters to $raw" >&2; exit 1; }
-# The images it trained on, from its header line.
-images=$(sed -n 's/^dataset .*: \([0-9]*\) training images\( (using the first \([0-9]*\))\)\{0,1\},.*/\1 \3/p' "$log" |
-    awk '{ print ($2 != "" ? $2 : $1) }')
-[ -n "$images" ] || { echo "profile: no image count in $log" >&2; exit 1; }
+# Everything is made under a work folder and moved into place at the end: a
+# failed profile leaves the last good one whole.
+work=$(mktemp -d "$outdir/.profile-$chapter.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 wave=64
 case "$binary" in *wave32*) wave=32 ;; esac
-awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$outdir/$chapter.tsv" \
-    -v sites="$sites" -v seconds="$seconds" \
-    -f "$here/profile.awk" "$here/floor_devices.tsv" "$here/../../plots/resources.tsv" "$raw"
-rm -f "$raw"
+source=${PROFILE_SOURCE:-}
+if [ -z "$source" ]; then
+    for candidate in "$root/chapters/$chapter/train.hip" "$root/build/generated/chapters/$chapter/train.hip"; do
+        [ -f "$candidate" ] && { source=$candidate; break; }
+    done
+fi
+timemodel=${TIMEMODEL:-$root/build/tools/timemodel}
+note=
+if [ "$wave" != 64 ]; then
+    note="no model at wave 32: the model reads gfx906's wave64 code against wave64 counts (make profile-N WAVE=64)"
+elif [ -z "$source" ]; then
+    note="no model: no source found for $chapter (set PROFILE_SOURCE)"
+elif ! command -v "${HIPCC:-hipcc}" >/dev/null; then
+    note="no model: it reads the gfx906 assembly, and ${HIPCC:-hipcc} is not installed (make resources installs it as root)"
+elif [ ! -x "$timemodel" ]; then
+    note="no model: $timemodel is not built (make $timemodel)"
+fi
+
+# trace DIR [TRAINER OPTIONS...]: one traced iteration, its counters, sites,
+# lines and log in DIR; then, with the model on, the compiled-code facts.
+# Sets images (trained on) and total (in the training set).
+trace() {
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    if ! HIPCPU_PROFILE="$dir/raw.tsv" HIPCPU_PROFILE_SITES="$dir/sites.tsv" HIPCPU_PROFILE_LINES="$dir/lines.tsv" \
+        "$binary" "$dataset" 1 --quiet "$@" >"$dir/log" 2>&1; then
+        cat "$dir/log" >&2
+        echo "profile: $binary failed; its output is above" >&2
+        exit 1
+    fi
+    [ -s "$dir/raw.tsv" ] || { echo "profile: $binary wrote no counters" >&2; exit 1; }
+    # The images, from the trainer's header line: N training images (using the first M).
+    read -r total images < <(sed -n 's/^dataset .*: \([0-9]*\) training images\( (using the first \([0-9]*\))\)\{0,1\},.*/\1 \3/p' \
+        "$dir/log" | awk '{ print $1, ($2 != "" ? $2 : $1) }')
+    [ -n "${images:-}" ] || { echo "profile: no image count in $dir/log" >&2; exit 1; }
+    if [ -z "$note" ]; then
+        (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/isa") >&2
+    fi
+}
+
+start=$(date +%s)
+# PROFILE_SLICES="N1 N2": two short runs, every count extended in a straight
+# line to the whole training set (or to --train-limit's images if given).
+if [ -n "${PROFILE_SLICES:-}" ]; then
+    read -r n1 n2 <<<"$PROFILE_SLICES"
+    trace "$work/a" "$@" --train-limit "$n1"
+    trace "$work/b" "$@" --train-limit "$n2"
+    target=$total
+    for ((i = 1; i <= $#; i++)); do
+        [ "${!i}" = --train-limit ] && { j=$((i + 1)); target=${!j}; }
+    done
+    [ "$target" -le "$total" ] || target=$total
+    mkdir -p "$work/run"
+    for table in raw.tsv isa.mix.tsv isa.waits.tsv; do
+        [ -f "$work/a/$table" ] || continue
+        awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$target" -f "$here/model/extrapolate.awk" \
+            "$work/a/$table" "$work/b/$table" >"$work/run/$table"
+    done
+    cp "$work/b/sites.tsv" "$work/b/lines.tsv" "$work/run/"
+    { echo "counts extended in a straight line from traced runs on $n1 and $n2 images to $target:"; cat "$work/b/log"; } \
+        >"$work/run/log"
+    images=$target
+    scaled=" (extended from $n1 and $n2 images)"
+else
+    trace "$work/run" "$@"
+    scaled=
+fi
+seconds=$(($(date +%s) - start))
+run=$work/run
+if [ -z "$note" ]; then
+    "$timemodel" "$root/common/cpu/model/devices.tsv" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" >"$run/model.tsv"
+else
+    : >"$run/model.tsv"
+fi
+awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$run/table.tsv" \
+    -v sites="$run/sites.tsv" -v seconds="$seconds" -v note="$note" -v shown="$outdir/$chapter" -v scaled="$scaled" \
+    -f "$here/profile.awk" "$run/model.tsv" "$run/raw.tsv"
+mv -f "$run/table.tsv" "$outdir/$chapter.tsv"
+for part in sites lines model; do mv -f "$run/$part.tsv" "$outdir/$chapter.$part.tsv"; done
+mv -f "$run/log" "$outdir/$chapter.log"

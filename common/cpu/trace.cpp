@@ -37,6 +37,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 extern "C" char __start_hipcpu_shared[] __attribute__((weak));
@@ -60,7 +61,7 @@ const char *const kSpaceName[] = {"global", "shared"};
 /* ---- Settings --------------------------------------------------------------- */
 
 bool settings_read, profile_on, race_on;
-std::string profile_path, sites_path;
+std::string profile_path, sites_path, lines_path;
 bool active; /* in a launch, with a mode on */
 
 std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
@@ -361,16 +362,44 @@ std::string describe_shared(uintptr_t addr) {
 
 struct KernelStats {
     std::string name;
-    uint64_t launches, blocks, threads, waves;
-    uint64_t requests[2], bytes[2], segments[2], sectors[2]; /* global, by kLoad / kStore */
-    uint64_t unique_bytes;
-    uint64_t lds_requests[2], lds_bytes, lds_cycles;
-    uint64_t barriers, shuffles, atomics, atomics_max_one_address;
+    hipcpu_kernel_counters c;         /* trace.h's list */
+    std::vector<uint64_t> block_runs; /* [guard]: wave-level runs of each basic block */
 };
 
 std::vector<KernelStats> kernels;
 KernelStats *kernel;
 std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
+
+/* What the running block has loaded since its last barrier: 64-byte segments
+ * and 32-byte sectors. Counted once each per phase, they are the loads that
+ * reach L2 when L1 (or the LDS a kernel stages into) keeps what a block
+ * re-reads between two barriers. */
+std::unordered_set<uint64_t> phase_segments, phase_sectors;
+
+void end_phase() {
+    if (kernel) {
+        kernel->c.global_load_phase_segments += phase_segments.size();
+        kernel->c.global_load_phase_sectors += phase_sectors.size();
+    }
+    phase_segments.clear();
+    phase_sectors.clear();
+}
+
+/* ---- Basic blocks: how often each wave ran each one ------------------------------ */
+
+/* The trace build also asks for a call at the start of every basic block of
+ * the kernel's code (-fsanitize-coverage=bb,trace-pc-guard), each with its own
+ * guard number. A lane's runs of a block are counted until its wave's next
+ * sync point; the wave ran the block as often as its busiest lane did. Per
+ * kernel and source line, those counts say how often a wave executed the
+ * line: the trip counts that make the compiled code's instruction mix into
+ * instructions issued (common/cpu/model/). */
+uint32_t guard_total;                   /* guards numbered 1..guard_total */
+std::vector<uintptr_t> guard_pc;        /* [guard]: the block's first instruction */
+std::vector<uint32_t> guard_lane_runs;  /* [guard * kMaxThreads + thread], this sync interval */
+std::vector<uint32_t> guards_touched[kMaxThreads];
+std::vector<uint32_t> guard_wave_most;  /* [guard]: scratch for one wave */
+bool counting_blocks;
 
 /* ---- Lanes in step, and their requests -------------------------------------- */
 
@@ -449,6 +478,20 @@ unsigned bank_cycles(const Group &g) {
     return cycles;
 }
 
+/* Distinct (1 << shift)-byte units (segments, sectors) one global request
+ * touches; a load's are also remembered in its block's phase set. */
+unsigned count_units(const Group &g, unsigned shift, std::unordered_set<uint64_t> *phase) {
+    uint64_t ids[2 * kWave]; /* an access of up to 16 bytes spans at most 2 units */
+    unsigned n = 0;
+    for (unsigned i = 0; i < g.count; i++)
+        for (uint64_t unit = g.addr[i] >> shift; unit <= (g.addr[i] + g.size[i] - 1) >> shift; unit++) ids[n++] = unit;
+    const unsigned distinct = count_distinct(ids, n); /* sorts ids */
+    if (phase)
+        for (unsigned i = 0; i < n; i++)
+            if (i == 0 || ids[i] != ids[i - 1]) phase->insert(ids[i]);
+    return distinct;
+}
+
 void count_request(const Group &g) {
     Site &site = sites[g.site];
     SiteStats &s = site.stats[g.space];
@@ -458,27 +501,35 @@ void count_request(const Group &g) {
     s.lanes += g.count;
     s.bytes += bytes;
     if (g.space == kGlobal) {
-        uint64_t ids[2 * kWave];
-        unsigned n = 0;
-        for (unsigned i = 0; i < g.count; i++)
-            for (uint64_t seg = g.addr[i] >> 6; seg <= (g.addr[i] + g.size[i] - 1) >> 6; seg++) ids[n++] = seg;
-        const unsigned segments = count_distinct(ids, n);
-        n = 0;
-        for (unsigned i = 0; i < g.count; i++)
-            for (uint64_t sec = g.addr[i] >> 5; sec <= (g.addr[i] + g.size[i] - 1) >> 5; sec++) ids[n++] = sec;
-        const unsigned sectors = count_distinct(ids, n);
+        std::unordered_set<uint64_t> *segment_set = g.kind == kStore ? nullptr : &phase_segments;
+        const unsigned segments = count_units(g, 6, segment_set);
+        const unsigned sectors = count_units(g, 5, segment_set ? &phase_sectors : nullptr);
         s.segments += segments;
         s.sectors += sectors;
-        kernel->requests[g.kind]++;
-        kernel->bytes[g.kind] += bytes;
-        kernel->segments[g.kind] += segments;
-        kernel->sectors[g.kind] += sectors;
+        hipcpu_kernel_counters &c = kernel->c;
+        if (g.kind == kStore) {
+            c.global_store_requests++;
+            c.global_store_bytes += bytes;
+            c.global_store_segments += segments;
+            c.global_store_sectors += sectors;
+        } else {
+            c.global_load_requests++;
+            c.global_load_bytes += bytes;
+            c.global_load_segments += segments;
+            c.global_load_sectors += sectors;
+            bool uniform = true;
+            for (unsigned i = 1; i < g.count && uniform; i++)
+                uniform = g.addr[i] == g.addr[0] && g.size[i] == g.size[0];
+            c.uniform_load_requests += uniform;
+        }
     } else {
         const unsigned cycles = bank_cycles(g);
         s.bank_cycles += cycles;
-        kernel->lds_requests[g.kind]++;
-        kernel->lds_bytes += bytes;
-        kernel->lds_cycles += cycles;
+        hipcpu_kernel_counters &c = kernel->c;
+        (g.kind == kStore ? c.lds_write_requests : c.lds_read_requests)++;
+        c.lds_requests++;
+        c.lds_bytes += bytes;
+        c.lds_bank_cycles += cycles;
     }
 }
 
@@ -519,6 +570,26 @@ void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint) {
     g->lane[g->count] = uint8_t(lane);
     g->count++;
     g->joined |= uint64_t(1) << lane;
+}
+
+/* A wave reached a sync point: each basic block its lanes ran since the last
+ * one counts as many wave-level runs as its busiest lane made. */
+void end_block_counts(unsigned first, unsigned lanes) {
+    std::vector<uint64_t> &runs = kernel->block_runs;
+    if (runs.size() <= guard_total) runs.resize(guard_total + 1);
+    for (unsigned i = 0; i < lanes; i++)
+        for (uint32_t g : guards_touched[first + i]) {
+            uint32_t &n = guard_lane_runs[size_t(g) * kMaxThreads + first + i];
+            guard_wave_most[g] = std::max(guard_wave_most[g], n);
+            n = 0;
+        }
+    for (unsigned i = 0; i < lanes; i++) {
+        for (uint32_t g : guards_touched[first + i]) {
+            runs[g] += guard_wave_most[g];
+            guard_wave_most[g] = 0;
+        }
+        guards_touched[first + i].clear();
+    }
 }
 
 void reset_counts(unsigned thread) {
@@ -732,21 +803,57 @@ FILE *open_report(const std::string &path) {
     return f;
 }
 
+/* The source line of a basic block: the guard's call has no line of its own,
+ * so the first instruction after it that has one. */
+std::string line_of_block(uintptr_t pc) {
+    for (uintptr_t offset = 0; offset < 96; offset++) {
+        Site probe = {};
+        probe.pc = pc + offset;
+        probe.line_id = -1;
+        resolve(probe);
+        if (!probe.no_line && probe.location.compare(0, 3, "pc ") != 0) return probe.location;
+    }
+    return "";
+}
+
+/* Per kernel and source line: how often a wave ran it (the most of any basic
+ * block that starts on that line), for the model's instruction counts. */
+void write_lines() {
+    FILE *f = open_report(lines_path);
+    if (!f) return;
+    fprintf(f, "kernel\tline\twave_runs\n");
+    std::map<uintptr_t, std::string> located;
+    for (const KernelStats &k : kernels) {
+        std::map<std::string, uint64_t> by_line;
+        for (uint32_t g = 1; g < k.block_runs.size(); g++) {
+            if (!k.block_runs[g] || !guard_pc[g]) continue;
+            auto it = located.find(guard_pc[g]);
+            if (it == located.end()) it = located.emplace(guard_pc[g], line_of_block(guard_pc[g])).first;
+            if (it->second.empty()) continue; /* the executor's own code, inlined into the kernel */
+            uint64_t &runs = by_line[it->second];
+            runs = std::max(runs, k.block_runs[g]);
+        }
+        for (const auto &entry : by_line)
+            fprintf(f, "%s\t%s\t%lu\n", k.name.c_str(), entry.first.c_str(), (unsigned long)entry.second);
+    }
+    fclose(f);
+}
+
 void write_profile() {
+    if (counting_blocks) write_lines();
     if (FILE *f = open_report(profile_path)) {
-        fprintf(f, "kernel\tlaunches\tblocks\tthreads\twaves\t"
-                   "global_load_requests\tglobal_load_bytes\tglobal_load_segments\tglobal_load_sectors\t"
-                   "global_store_requests\tglobal_store_bytes\tglobal_store_segments\tglobal_store_sectors\t"
-                   "unique_bytes\tlds_read_requests\tlds_write_requests\tlds_requests\tlds_bytes\t"
-                   "lds_bank_cycles\tbarriers\tshuffles\tatomics\tatomics_max_one_address\n");
-        for (const KernelStats &k : kernels)
-            fprintf(f, "%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t"
-                       "%lu\t%lu\t%lu\t%lu\n",
-                    k.name.c_str(), k.launches, k.blocks, k.threads, k.waves, k.requests[kLoad], k.bytes[kLoad],
-                    k.segments[kLoad], k.sectors[kLoad], k.requests[kStore], k.bytes[kStore], k.segments[kStore],
-                    k.sectors[kStore], k.unique_bytes, k.lds_requests[kLoad], k.lds_requests[kStore],
-                    k.lds_requests[kLoad] + k.lds_requests[kStore], k.lds_bytes, k.lds_cycles, k.barriers,
-                    k.shuffles, k.atomics, k.atomics_max_one_address);
+        fprintf(f, "kernel");
+#define HIPCPU_COUNTER_NAME(name, what) fprintf(f, "\t%s", #name);
+        HIPCPU_KERNEL_COUNTERS(HIPCPU_COUNTER_NAME)
+#undef HIPCPU_COUNTER_NAME
+        fprintf(f, "\n");
+        for (const KernelStats &k : kernels) {
+            fprintf(f, "%s", k.name.c_str());
+#define HIPCPU_COUNTER_VALUE(name, what) fprintf(f, "\t%lu", (unsigned long)k.c.name);
+            HIPCPU_KERNEL_COUNTERS(HIPCPU_COUNTER_VALUE)
+#undef HIPCPU_COUNTER_VALUE
+            fprintf(f, "\n");
+        }
         fclose(f);
     }
     if (sites_path.empty()) return;
@@ -782,6 +889,7 @@ bool trace_enabled(void) {
             profile_on = true;
             profile_path = p;
             if (const char *s = getenv("HIPCPU_PROFILE_SITES"); s && *s) sites_path = s;
+            if (const char *l = getenv("HIPCPU_PROFILE_LINES"); l && *l) lines_path = l;
             atexit(write_profile);
         }
         if (const char *r = getenv("HIPCPU_RACECHECK"); r && *r && strcmp(r, "0") != 0) {
@@ -798,6 +906,12 @@ bool trace_enabled(void) {
             if (!shared_shadow || !shared_written) hipcpu_die("out of memory for the race check");
         }
         if (profile_on) site_counts.assign(size_t(kMaxThreads) * kMaxSites, 0);
+        if (profile_on && !lines_path.empty() && guard_total) {
+            counting_blocks = true;
+            guard_pc.assign(guard_total + 1, 0);
+            guard_lane_runs.assign(size_t(guard_total + 1) * kMaxThreads, 0);
+            guard_wave_most.assign(guard_total + 1, 0);
+        }
     }
     return profile_on || race_on;
 }
@@ -814,41 +928,45 @@ void trace_launch_begin(const char *name, const dim3 &grid, const dim3 &block) {
         kernel->name = name;
     }
     const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z, threads = uint64_t(block.x) * block.y * block.z;
-    kernel->launches++;
-    kernel->blocks += blocks;
-    kernel->threads += blocks * threads;
-    kernel->waves += blocks * ((threads + kWave - 1) / kWave);
+    hipcpu_kernel_counters &c = kernel->c;
+    c.launches++;
+    c.blocks += blocks;
+    c.threads += blocks * threads;
+    c.waves += blocks * ((threads + kWave - 1) / kWave);
     launch_stamp++;
     atomics_by_address.clear();
     active = true;
 }
 
 void trace_launch_end(void) {
+    end_phase();
     active = false;
     for (Alloc &a : allocs)
         if (a.touched_dirty) {
             const size_t words = (a.end - a.base + 63) / 64;
-            for (size_t i = 0; i < words; i++) kernel->unique_bytes += __builtin_popcountll(a.touched[i]);
+            for (size_t i = 0; i < words; i++) kernel->c.unique_bytes += __builtin_popcountll(a.touched[i]);
             memset(a.touched, 0, words * sizeof(uint64_t));
             a.touched_dirty = false;
         }
     uint64_t most = 0;
     for (const auto &entry : atomics_by_address) most = std::max(most, entry.second);
-    kernel->atomics_max_one_address = std::max(kernel->atomics_max_one_address, most);
+    kernel->c.atomics_max_one_address = std::max(kernel->c.atomics_max_one_address, most);
 }
 
 void trace_block_begin(uint64_t id) {
+    end_phase();
     block_linear = id;
     block_stamp = ++phase_stamp;
 }
 
 void trace_barrier(void) {
     ++phase_stamp;
-    if (kernel) kernel->barriers++;
+    end_phase();
+    if (kernel) kernel->c.barriers++;
 }
 
 void trace_wave_op(unsigned, int kind) {
-    if (kind <= HIPCPU_SHFL_XOR && kernel) kernel->shuffles++;
+    if (kind <= HIPCPU_SHFL_XOR && kernel) kernel->c.shuffles++;
 }
 
 void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t live, unsigned at_access) {
@@ -881,8 +999,10 @@ void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t liv
             i++;
         }
     }
-    if (at_access == 0)
+    if (at_access == 0) {
         for (unsigned i = 0; i < lanes; i++) reset_counts(first + i);
+        if (counting_blocks) end_block_counts(first, lanes);
+    }
 }
 
 void trace_alloc(void *pointer, size_t bytes) {
@@ -914,25 +1034,7 @@ void trace_name(const void *pointer, const char *name) {
 bool hipcpu_trace_counters(const char *name, hipcpu_kernel_counters *out) {
     for (const KernelStats &k : kernels)
         if (k.name == name) {
-            *out = hipcpu_kernel_counters();
-            out->launches = k.launches;
-            out->blocks = k.blocks;
-            out->threads = k.threads;
-            out->waves = k.waves;
-            for (int kind = 0; kind < 2; kind++) {
-                out->global_requests[kind] = k.requests[kind];
-                out->global_bytes[kind] = k.bytes[kind];
-                out->global_segments[kind] = k.segments[kind];
-                out->global_sectors[kind] = k.sectors[kind];
-                out->lds_requests[kind] = k.lds_requests[kind];
-            }
-            out->unique_bytes = k.unique_bytes;
-            out->lds_bytes = k.lds_bytes;
-            out->lds_bank_cycles = k.lds_cycles;
-            out->barriers = k.barriers;
-            out->shuffles = k.shuffles;
-            out->atomics = k.atomics;
-            out->atomics_max_one_address = k.atomics_max_one_address;
+            *out = k.c;
             return true;
         }
     return false;
@@ -961,7 +1063,7 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     if (profile_on) {
         if (a) mark_touched(a, addr, size);
         sites[site].stats[space].atomics++;
-        kernel->atomics++;
+        kernel->c.atomics++;
         atomics_by_address[addr]++;
     }
 }
@@ -995,6 +1097,21 @@ void *__asan_memmove(void *dst, const void *src, size_t n) {
 void *__asan_memset(void *dst, int value, size_t n) {
     copy_accesses(reinterpret_cast<uintptr_t>(dst), n, kStore, __builtin_return_address(0));
     return memset(dst, value, n);
+}
+
+/* -fsanitize-coverage=trace-pc-guard: numbers every guard once, at start-up,
+ * then calls the second at the start of each basic block. */
+void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
+    if (start == stop || *start) return;
+    for (uint32_t *g = start; g < stop; g++) *g = ++guard_total;
+}
+
+void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
+    if (!counting_blocks || !active || *guard > guard_total) return;
+    const uint32_t g = *guard;
+    const unsigned thread = hipcpu_current_linear;
+    if (!guard_pc[g]) guard_pc[g] = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    if (guard_lane_runs[size_t(g) * kMaxThreads + thread]++ == 0) guards_touched[thread].push_back(g);
 }
 
 /* What the instrumentation's module constructor and noreturn calls expect. */

@@ -39,14 +39,41 @@ void trace_name(const void *pointer, const char *name);
 
 /* ---- Tests read the counters ------------------------------------------------- */
 
-/* One kernel's counters, summed over its launches since the last reset
- * (tests/test_trace.cpp). Global requests are by kind: [0] loads, [1] stores. */
+/* One kernel's counters, summed over its launches since the last reset. The
+ * list is written once: the struct, HIPCPU_PROFILE's columns (same names) and
+ * tests/test_trace.cpp all come from it, so a new counter is one line here
+ * and the line in trace.cpp that counts it. X(name, what it counts). */
+#define HIPCPU_KERNEL_COUNTERS(X)                                                                   \
+    X(launches, "launches of the kernel")                                                           \
+    X(blocks, "blocks, over all launches")                                                          \
+    X(threads, "threads")                                                                           \
+    X(waves, "waves (per block, rounded up)")                                                       \
+    X(global_load_requests, "wave-level loads from global memory")                                  \
+    X(global_load_bytes, "bytes the lanes loaded")                                                  \
+    X(global_load_segments, "distinct 64-byte segments per load request, summed")                   \
+    X(global_load_sectors, "distinct 32-byte sectors per load request, summed")                     \
+    X(global_load_phase_segments, "distinct 64-byte segments a block loads between two barriers")   \
+    X(global_load_phase_sectors, "distinct 32-byte sectors a block loads between two barriers")     \
+    X(uniform_load_requests, "load requests whose lanes all read one address (scalar-load shape)")  \
+    X(global_store_requests, "wave-level stores to global memory")                                  \
+    X(global_store_bytes, "bytes the lanes stored")                                                 \
+    X(global_store_segments, "distinct 64-byte segments per store request, summed")                 \
+    X(global_store_sectors, "distinct 32-byte sectors per store request, summed")                   \
+    X(unique_bytes, "distinct bytes of global memory touched in a launch, summed over launches")   \
+    X(lds_read_requests, "wave-level reads of __shared__ memory")                                   \
+    X(lds_write_requests, "wave-level writes of __shared__ memory")                                 \
+    X(lds_requests, "both")                                                                         \
+    X(lds_bytes, "bytes the lanes read or wrote in __shared__ memory")                              \
+    X(lds_bank_cycles, "LDS bank cycles of those requests (common/cpu/README.md's bank model)")    \
+    X(barriers, "__syncthreads passed, summed over blocks")                                         \
+    X(shuffles, "shuffle wave operations, summed over waves")                                       \
+    X(atomics, "atomic operations, one per lane")                                                   \
+    X(atomics_max_one_address, "the most atomics on one address in one launch")
+
 struct hipcpu_kernel_counters {
-    uint64_t launches, blocks, threads, waves;
-    uint64_t global_requests[2], global_bytes[2], global_segments[2], global_sectors[2];
-    uint64_t unique_bytes;
-    uint64_t lds_requests[2], lds_bytes, lds_bank_cycles;
-    uint64_t barriers, shuffles, atomics, atomics_max_one_address;
+#define HIPCPU_COUNTER_FIELD(name, what) uint64_t name;
+    HIPCPU_KERNEL_COUNTERS(HIPCPU_COUNTER_FIELD)
+#undef HIPCPU_COUNTER_FIELD
 };
 /* False if the kernel has not run since the last reset. */
 extern "C" bool hipcpu_trace_counters(const char *kernel, hipcpu_kernel_counters *out);

@@ -89,6 +89,55 @@ extern dim3 hipcpu_block_idx, hipcpu_block_dim, hipcpu_grid_dim;
 /* A constant, not a macro, so that hipDeviceProp_t can have a warpSize field. */
 constexpr int warpSize = HIPCPU_WAVE_SIZE;
 
+/* ---- Vector types ---------------------------------------------------------- */
+
+/* float4 and friends as plain aggregates (trivially copyable, standard
+ * layout, public x y z w), so that brace initialisation and
+ * reinterpret_cast<const float4 *>(p)[i] work as in CUDA code. Alignment is
+ * the GPU's: a float4 is one 16-byte load there, and one 16-byte access in
+ * the trace build. No arithmetic operators: CUDA has none, and code written
+ * against them would not build for NVIDIA. Three-component types have no
+ * extra alignment (12 bytes), as in CUDA. */
+#define HIPCPU_VECTOR2(name, T, align)                                                    \
+    struct alignas(align) name {                                                          \
+        T x, y;                                                                           \
+    };                                                                                    \
+    inline name make_##name(T x, T y) {                                                   \
+        name v = {x, y};                                                                  \
+        return v;                                                                         \
+    }
+#define HIPCPU_VECTOR3(name, T)                                                           \
+    struct name {                                                                         \
+        T x, y, z;                                                                        \
+    };                                                                                    \
+    inline name make_##name(T x, T y, T z) {                                              \
+        name v = {x, y, z};                                                               \
+        return v;                                                                         \
+    }
+#define HIPCPU_VECTOR4(name, T, align)                                                    \
+    struct alignas(align) name {                                                          \
+        T x, y, z, w;                                                                     \
+    };                                                                                    \
+    inline name make_##name(T x, T y, T z, T w) {                                         \
+        name v = {x, y, z, w};                                                            \
+        return v;                                                                         \
+    }
+HIPCPU_VECTOR4(char4, signed char, 4)
+HIPCPU_VECTOR4(uchar4, unsigned char, 4)
+HIPCPU_VECTOR2(int2, int, 8)
+HIPCPU_VECTOR3(int3, int)
+HIPCPU_VECTOR4(int4, int, 16)
+HIPCPU_VECTOR2(uint2, unsigned int, 8)
+HIPCPU_VECTOR3(uint3, unsigned int)
+HIPCPU_VECTOR4(uint4, unsigned int, 16)
+HIPCPU_VECTOR2(float2, float, 8)
+HIPCPU_VECTOR3(float3, float)
+HIPCPU_VECTOR4(float4, float, 16)
+HIPCPU_VECTOR2(double2, double, 16)
+#undef HIPCPU_VECTOR2
+#undef HIPCPU_VECTOR3
+#undef HIPCPU_VECTOR4
+
 /* ---- Synchronisation ------------------------------------------------------- */
 
 extern "C" void __syncthreads(void);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The compiled-code facts of the time model (isa_facts.awk): SOURCE compiled
+# for gfx906 by hipcc (assembly with line tables, and the compiler's resource
+# remarks), joined with a trace-build run's per-site and per-line counts.
+#   common/cpu/model/isa_facts.sh SOURCE SITES.tsv LINES.tsv OUT_PREFIX [HIPCC FLAGS...]
+# Writes OUT_PREFIX.gfx906.s (the assembly, mangled, with line tables),
+# OUT_PREFIX.mix.tsv and OUT_PREFIX.waits.tsv. HIPCC: the compiler (hipcc).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source=$1 sites=$2 lines=$3 out=$4
+shift 4
+log=$out.remarks
+# shellcheck disable=SC2086 # HIPCC may carry options
+if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP_WAVE_SIZE=64 -Icommon "$@" \
+    -gline-tables-only -Wno-unused-command-line-argument --cuda-device-only -S \
+    -Rpass-analysis=kernel-resource-usage "$source" -o "$out.gfx906.s" >"$log" 2>&1; then
+    grep -v 'remark:' "$log" >&2 || true
+    echo "isa_facts: hipcc could not compile $source for gfx906 (its messages are above)" >&2
+    exit 1
+fi
+c++filt <"$log" | awk -v chapter=- -f "$here/../../resources.awk" >"$out.resources.tsv"
+c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -f "$here/isa_facts.awk" \
+    "$sites" "$lines" "$out.resources.tsv" -

@@ -1,0 +1,113 @@
+/* The time model: what a kernel's counted work would cost on a real GPU.
+ *
+ * One pure function, model_kernel(): the executor's counters for a kernel
+ * (common/cpu/trace.h), the facts of its compiled code (instructions a wave
+ * issues per pipe, its waits on memory, its occupancy: isa_facts.awk) and one
+ * device's figures (devices.tsv, each with its public source) in; a table of
+ * terms out, in milliseconds, with the one that binds. common/cpu/model/README.md
+ * says what each term is and where it is wrong. */
+#ifndef MODEL_H
+#define MODEL_H
+
+#include <stddef.h>
+
+/* The device figures the model reads, by the names devices.tsv gives them. */
+#define MODEL_DEVICE_FIGURES(X)                                                            \
+    X(clock_ghz) X(compute_units) X(simds_per_cu) X(lanes_per_simd) X(wave_size)             \
+    X(max_waves_per_simd) X(fp32_tflops) X(dram_gbps) X(l2_gbps) X(l2_bytes) X(l1_bytes)    \
+    X(l1_bytes_per_clock) X(lds_bytes_per_clock) X(dram_latency_cycles) X(l2_latency_cycles)  \
+    X(l1_latency_cycles) X(lds_latency_cycles) X(scalar_latency_cycles)                      \
+    X(atomic_latency_cycles) X(same_address_atomics_per_clock) X(cas_float_atomics)          \
+    X(valu_issue_cycles) X(vmem_issue_cycles) X(salu_issue_cycles) X(smem_issue_cycles)     \
+    X(branch_issue_cycles) X(launch_us) X(barrier_cycles) X(segment_bytes)
+
+typedef struct {
+    char name[32];
+#define MODEL_FIGURE_FIELD(name) double name;
+    MODEL_DEVICE_FIGURES(MODEL_FIGURE_FIELD)
+#undef MODEL_FIGURE_FIELD
+} ModelDevice;
+
+/* What the trace build counted for one kernel (sums over its launches). */
+typedef struct {
+    double launches, blocks, threads;
+    double traced_waves;           /* waves as the executor ran them (its WAVE) */
+    double load_requests;          /* wave-level loads, as the source asks for them (no vectorising) */
+    double load_segments, load_sectors;             /* per request, summed */
+    double load_phase_segments, load_phase_sectors; /* distinct per block between barriers */
+    double store_segments, store_sectors;
+    double unique_bytes;
+    double lds_bank_cycles;        /* counted for traced waves of 64 lanes */
+    double barriers;               /* summed over blocks */
+    double atomics_max_one_address;
+} ModelCounters;
+
+/* The compiled code (gfx906 assembly, run counts from the trace): wave-level
+ * instructions issued, summed over all traced waves. */
+typedef struct {
+    double valu, salu, smem, vmem, lds, branch, instructions;
+    double vmem_loads;             /* of vmem: the loads, vectorised as the compiler made them */
+    double flops_per_lane;         /* FLOPs a lane did, summed over waves: x lanes = FLOPs */
+    int cas_loop;                  /* a float atomicAdd compiled as a compare-and-swap loop */
+    double waves_per_simd;         /* occupancy the compiler reports; 0: the device's most */
+} ModelCode;
+
+enum { MODEL_WAIT_MEMORY, MODEL_WAIT_LDS, MODEL_WAIT_SCALAR };
+
+/* One wait of the compiled code on data it just asked for. */
+typedef struct {
+    int counter;                   /* MODEL_WAIT_* */
+    double runs;                   /* times it ran, summed over traced waves */
+    double distance;               /* instructions the wave issued between the load and it */
+} ModelWait;
+
+/* The terms, in the order the tables print them. X(name, what it charges). */
+#define MODEL_TERMS(X)                                                                         \
+    X(dram, "unique bytes at the memory bandwidth")                                            \
+    X(l2, "bytes past L1 (distinct per block between barriers) at the L2 bandwidth")            \
+    X(l1, "segments every request touches, at the L1's bytes per clock per CU")                 \
+    X(lds, "LDS bank cycles per CU")                                                           \
+    X(valu, "vector instructions issued on the busiest SIMD")                                  \
+    X(salu, "scalar instructions issued on the busiest SIMD")                                  \
+    X(smem, "scalar memory instructions issued on the busiest SIMD")                            \
+    X(vmem, "vector memory instructions issued through the busiest CU")                        \
+    X(branch, "branches issued on the busiest SIMD")                                           \
+    X(latency, "one wave's issue, exposed waits and barriers, in batches of resident waves")  \
+    X(atomic, "atomics on the busiest address, one after another")
+
+enum {
+#define MODEL_TERM_ENUM(name, what) MODEL_TERM_##name,
+    MODEL_TERMS(MODEL_TERM_ENUM)
+#undef MODEL_TERM_ENUM
+    MODEL_TERM_COUNT
+};
+
+extern const char *const model_term_names[MODEL_TERM_COUNT];
+
+typedef struct {
+    double term_ms[MODEL_TERM_COUNT];
+    double launch_ms;              /* launches x the device's launch cost, added to the largest term */
+    double model_ms;               /* the largest term + launch_ms */
+    double floor_ms;               /* max(unique bytes / DRAM, FLOPs / peak) + launch_ms */
+    double flops;
+    int binding;                   /* MODEL_TERM_* of the largest term */
+    int launch_bound;              /* the launches cost more than the largest term */
+    double waves;                  /* the device's waves (warps) */
+    double occupancy;              /* waves per SIMD the registers and LDS allow (or the device's most) */
+    double fill;                   /* waves per launch / (SIMDs x occupancy): below 1, idle slots */
+    double resident;               /* waves per SIMD at a time */
+    double round_trips_per_wave;   /* dependent waits on memory, per wave */
+    double path_cycles_per_wave;   /* latency term: one wave's cycles */
+    char why[256];                 /* the binding term in words */
+} ModelResult;
+
+void model_kernel(const ModelDevice *device, const ModelCounters *counters, const ModelCode *code,
+                  const ModelWait *waits, size_t wait_count, ModelResult *out);
+
+/* Sets a figure by name; 0 if the model has no figure of that name. */
+int model_device_set(ModelDevice *device, const char *figure, double value);
+/* The first figure still unset (NaN), or NULL: model_device_init sets all to NaN. */
+void model_device_init(ModelDevice *device, const char *name);
+const char *model_device_missing(const ModelDevice *device);
+
+#endif

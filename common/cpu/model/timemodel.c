@@ -1,0 +1,241 @@
+/* timemodel: the time model (model.h) over a profiled run, one row per kernel
+ * and device, as TSV on standard output.
+ *
+ *   timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv
+ *
+ * DEVICES.tsv: devices.tsv beside this file (device, figure, value, ...).
+ * COUNTERS.tsv: the trace build's HIPCPU_PROFILE table. MIX.tsv and
+ * WAITS.tsv: isa_facts.awk's. Every table is read by column name; a count
+ * written "A+B" is A counted runs plus B runs per wave (multiplied by the
+ * kernel's traced waves). */
+#include "model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 64
+#define MAX_KERNELS 64
+#define MAX_WAITS 4096
+
+static const char *program = "timemodel";
+
+static void die(const char *file, const char *what) {
+    fprintf(stderr, "%s: %s: %s\n", program, file, what);
+    exit(1);
+}
+
+typedef struct {
+    const char *path;
+    FILE *f;
+    char line[8192];
+    char *field[MAX_FIELDS];
+    char header[MAX_FIELDS][64];
+    int fields, header_fields;
+    long number;
+} Table;
+
+/* Splits the next line that is not a comment; 0 at the end. */
+static int next_row(Table *t) {
+    while (fgets(t->line, sizeof t->line, t->f)) {
+        t->number++;
+        if (t->line[0] == '#' || t->line[0] == '\n') continue;
+        t->line[strcspn(t->line, "\r\n")] = '\0';
+        t->fields = 0;
+        for (char *p = t->line;;) {
+            if (t->fields == MAX_FIELDS) die(t->path, "too many columns");
+            t->field[t->fields++] = p;
+            char *tab = strchr(p, '\t');
+            if (!tab) break;
+            *tab = '\0';
+            p = tab + 1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static void open_table(Table *t, const char *path) {
+    memset(t, 0, sizeof *t);
+    t->path = path;
+    t->f = fopen(path, "r");
+    if (!t->f) die(path, strerror(errno));
+    if (!next_row(t)) die(path, "empty: no header line");
+    for (int i = 0; i < t->fields; i++) snprintf(t->header[i], sizeof t->header[i], "%s", t->field[i]);
+    t->header_fields = t->fields;
+}
+
+static int column(const Table *t, const char *name) {
+    for (int i = 0; i < t->header_fields; i++)
+        if (strcmp(t->header[i], name) == 0) return i;
+    char what[160];
+    snprintf(what, sizeof what, "no column '%s' in its header line", name);
+    die(t->path, what);
+    return -1;
+}
+
+static const char *cell(const Table *t, const char *name) {
+    const int i = column(t, name);
+    if (i >= t->fields) {
+        char what[160];
+        snprintf(what, sizeof what, "line %ld has no '%s' column", t->number, name);
+        die(t->path, what);
+    }
+    return t->field[i];
+}
+
+/* A count, "A" or "A+B" (B per wave). */
+static double count(const Table *t, const char *name, double waves) {
+    const char *text = cell(t, name);
+    char *end;
+    errno = 0;
+    double a = strtod(text, &end), b = 0;
+    if (*end == '+') b = strtod(end + 1, &end);
+    if (end == text || *end != '\0' || errno || !isfinite(a) || !isfinite(b) || a < 0 || b < 0) {
+        char what[200];
+        snprintf(what, sizeof what, "line %ld: '%s' is not a count (column %s)", t->number, text, name);
+        die(t->path, what);
+    }
+    return a + b * waves;
+}
+
+typedef struct {
+    char name[256];
+    ModelCounters counters;
+    ModelCode code;
+    ModelWait waits[MAX_WAITS];
+    size_t wait_count;
+    int has_code;
+} Kernel;
+
+static Kernel kernels[MAX_KERNELS];
+static int kernel_count;
+
+static Kernel *find_kernel(const char *name) {
+    for (int i = 0; i < kernel_count; i++)
+        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv\n", program);
+        return 2;
+    }
+    /* Devices, in the order the table gives them. */
+    ModelDevice devices[8];
+    int device_count = 0;
+    Table t;
+    open_table(&t, argv[1]);
+    while (next_row(&t)) {
+        const char *name = cell(&t, "device"), *figure = cell(&t, "figure"), *text = cell(&t, "value");
+        int d = 0;
+        while (d < device_count && strcmp(devices[d].name, name) != 0) d++;
+        if (d == device_count) {
+            if (device_count == 8) die(argv[1], "more than 8 devices");
+            model_device_init(&devices[device_count++], name);
+        }
+        char *end;
+        const double value = strtod(text, &end);
+        if (end == text || *end || !isfinite(value)) {
+            char what[200];
+            snprintf(what, sizeof what, "line %ld: figure %s of %s is '%s', not a number", t.number, figure, name, text);
+            die(argv[1], what);
+        }
+        model_device_set(&devices[d], figure, value); /* figures the model does not use are kept for readers */
+    }
+    fclose(t.f);
+    for (int d = 0; d < device_count; d++)
+        if (model_device_missing(&devices[d])) {
+            char what[400];
+            snprintf(what, sizeof what, "device %.32s has no figure '%.64s'", devices[d].name, model_device_missing(&devices[d]));
+            die(argv[1], what);
+        }
+
+    open_table(&t, argv[2]);
+    while (next_row(&t)) {
+        if (kernel_count == MAX_KERNELS) die(argv[2], "more than 64 kernels");
+        Kernel *k = &kernels[kernel_count++];
+        snprintf(k->name, sizeof k->name, "%s", cell(&t, "kernel"));
+        ModelCounters *c = &k->counters;
+        c->launches = count(&t, "launches", 0);
+        c->blocks = count(&t, "blocks", 0);
+        c->threads = count(&t, "threads", 0);
+        c->traced_waves = count(&t, "waves", 0);
+        c->load_requests = count(&t, "global_load_requests", 0);
+        c->load_segments = count(&t, "global_load_segments", 0);
+        c->load_sectors = count(&t, "global_load_sectors", 0);
+        c->load_phase_segments = count(&t, "global_load_phase_segments", 0);
+        c->load_phase_sectors = count(&t, "global_load_phase_sectors", 0);
+        c->store_segments = count(&t, "global_store_segments", 0);
+        c->store_sectors = count(&t, "global_store_sectors", 0);
+        c->unique_bytes = count(&t, "unique_bytes", 0);
+        c->lds_bank_cycles = count(&t, "lds_bank_cycles", 0);
+        c->barriers = count(&t, "barriers", 0);
+        c->atomics_max_one_address = count(&t, "atomics_max_one_address", 0);
+    }
+    fclose(t.f);
+
+    open_table(&t, argv[3]);
+    while (next_row(&t)) {
+        Kernel *k = find_kernel(cell(&t, "kernel"));
+        if (!k) continue; /* compiled but not launched in this run */
+        const double w = k->counters.traced_waves;
+        ModelCode *code = &k->code;
+        code->valu = count(&t, "valu", w);
+        code->salu = count(&t, "salu", w);
+        code->smem = count(&t, "smem", w);
+        code->vmem_loads = count(&t, "vmem_load", w);
+        code->vmem = code->vmem_loads + count(&t, "vmem_store", w) + count(&t, "vmem_atomic", w);
+        code->lds = count(&t, "lds", w);
+        code->branch = count(&t, "branch", w);
+        code->instructions = count(&t, "instructions", w);
+        code->flops_per_lane = count(&t, "flops_per_lane", w);
+        code->cas_loop = count(&t, "cas_loops", 0) > 0;
+        code->waves_per_simd = count(&t, "gfx906_waves_per_simd", 0); /* from gfx906's compiler */
+        k->has_code = 1;
+    }
+    fclose(t.f);
+
+    open_table(&t, argv[4]);
+    while (next_row(&t)) {
+        Kernel *k = find_kernel(cell(&t, "kernel"));
+        if (!k) continue;
+        if (k->wait_count == MAX_WAITS) die(argv[4], "more than 4096 waits in one kernel");
+        ModelWait *wait = &k->waits[k->wait_count++];
+        const char *counter = cell(&t, "counter");
+        wait->counter = strcmp(counter, "vm") == 0 ? MODEL_WAIT_MEMORY
+                        : strcmp(counter, "lds") == 0 ? MODEL_WAIT_LDS : MODEL_WAIT_SCALAR;
+        const char *runs = cell(&t, "runs");
+        wait->runs = strcmp(runs, "per_wave") == 0 ? k->counters.traced_waves : count(&t, "runs", 0);
+        wait->distance = count(&t, "distance", 0);
+    }
+    fclose(t.f);
+
+    printf("kernel\tdevice\tmodel_ms\tfloor_ms\tbinding\tlaunch_ms");
+    for (int i = 0; i < MODEL_TERM_COUNT; i++) printf("\t%s_ms", model_term_names[i]);
+    printf("\tflops\twaves\toccupancy\tfill\tresident_waves_per_simd\tround_trips_per_wave\tpath_cycles_per_wave\twhy\n");
+    for (int i = 0; i < kernel_count; i++) {
+        Kernel *k = &kernels[i];
+        if (!k->has_code) {
+            fprintf(stderr, "%s: %s: no compiled-code facts for kernel '%s'\n", program, argv[3], k->name);
+            return 1;
+        }
+        for (int d = 0; d < device_count; d++) {
+            ModelResult r;
+            ModelCode code = k->code;
+            /* The occupancy is the gfx906 compiler's; on another device the model
+             * assumes its most waves per SIMD (README: Limits). */
+            if (strcmp(devices[d].name, "gfx906") != 0) code.waves_per_simd = 0;
+            model_kernel(&devices[d], &k->counters, &code, k->waits, k->wait_count, &r);
+            printf("%s\t%s\t%.6f\t%.6f\t%s\t%.6f", k->name, devices[d].name, r.model_ms, r.floor_ms,
+                   r.launch_bound ? "launch" : model_term_names[r.binding], r.launch_ms);
+            for (int term = 0; term < MODEL_TERM_COUNT; term++) printf("\t%.6f", r.term_ms[term]);
+            printf("\t%.0f\t%.0f\t%.0f\t%.4f\t%.2f\t%.1f\t%.0f\t%s\n", r.flops, r.waves, r.occupancy, r.fill, r.resident,
+                   r.round_trips_per_wave, r.path_cycles_per_wave, r.why);
+        }
+    }
+    return 0;
+}

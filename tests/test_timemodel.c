@@ -1,0 +1,255 @@
+/* Unit tests of the time model (common/cpu/model/model.c), each against a
+ * figure worked out by hand in its comment. The device is a toy with round
+ * figures, so the arithmetic can be followed: 1 GHz (1 cycle = 1 ns = 1e-6
+ * ms), 2 CUs of 4 SIMDs, wave 64. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cpu/model/model.h"
+
+static ModelDevice toy(void) {
+    ModelDevice d;
+    model_device_init(&d, "toy");
+    const struct { const char *figure; double value; } figures[] = {
+        {"clock_ghz", 1}, {"compute_units", 2}, {"simds_per_cu", 4}, {"lanes_per_simd", 16}, {"wave_size", 64},
+        {"max_waves_per_simd", 10}, {"fp32_tflops", 1}, {"dram_gbps", 100}, {"l2_gbps", 200},
+        {"l2_bytes", 1048576}, {"l1_bytes", 16384}, {"l1_bytes_per_clock", 64}, {"lds_bytes_per_clock", 128},
+        {"dram_latency_cycles", 500}, {"l2_latency_cycles", 300}, {"l1_latency_cycles", 100},
+        {"lds_latency_cycles", 50}, {"scalar_latency_cycles", 40}, {"atomic_latency_cycles", 400},
+        {"same_address_atomics_per_clock", 1}, {"cas_float_atomics", 1}, {"valu_issue_cycles", 4},
+        {"vmem_issue_cycles", 4}, {"salu_issue_cycles", 4}, {"smem_issue_cycles", 4}, {"branch_issue_cycles", 4},
+        {"launch_us", 5}, {"barrier_cycles", 16}, {"segment_bytes", 64},
+    };
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+        assert_true(model_device_set(&d, figures[i].figure, figures[i].value));
+    return d;
+}
+
+/* One launch of 2 blocks of 256 threads: 8 waves, one per SIMD. */
+static ModelCounters one_wave_per_simd(void) {
+    ModelCounters c;
+    memset(&c, 0, sizeof c);
+    c.launches = 1;
+    c.blocks = 2;
+    c.threads = 512;
+    c.traced_waves = 8;
+    return c;
+}
+
+static ModelCode no_code(void) {
+    ModelCode code;
+    memset(&code, 0, sizeof code);
+    return code;
+}
+
+#define MS(cycles) ((cycles) * 1e-6) /* at 1 GHz */
+
+static void device_figures_are_named_and_all_needed(void **state) {
+    (void)state;
+    ModelDevice d;
+    model_device_init(&d, "partial");
+    assert_string_equal(model_device_missing(&d), "clock_ghz");
+    assert_false(model_device_set(&d, "clock_mhz", 1000)); /* not a figure the model knows */
+    d = toy();
+    assert_null(model_device_missing(&d));
+}
+
+/* unique 1 MB at 100 GB/s: 0.01 ms. Past L1, 10,000 segments of 64 bytes at
+ * 200 GB/s: 0.0032 ms. Through L1, 100,000 segments at 64 bytes a clock on 2
+ * CUs: 50,000 cycles, 0.05 ms: it binds; plus a 5 us launch: 0.055 ms. */
+static void memory_terms_and_the_binding_one(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    c.unique_bytes = 1e6;
+    c.load_phase_segments = 10000;
+    c.load_segments = 100000;
+    ModelCode code = no_code();
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_dram], 0.01, 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_l2], 0.0032, 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_l1], 0.05, 1e-12);
+    assert_int_equal(r.binding, MODEL_TERM_l1);
+    assert_false(r.launch_bound);
+    assert_float_equal(r.model_ms, 0.055, 1e-12);
+    /* The floor: unique bytes at full bandwidth (no FLOPs) plus the launch. */
+    assert_float_equal(r.floor_ms, 0.015, 1e-12);
+    assert_non_null(strstr(r.why, "L1"));
+}
+
+/* The compiler vectorised 4 loads into 1: 1,000 traced requests, 250
+ * compiled; the L1 sees a quarter of the traced segment visits (25,000). */
+static void vectorised_loads_touch_fewer_segments(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    c.load_requests = 1000;
+    c.load_segments = 100000;
+    ModelCode code = no_code();
+    code.vmem_loads = 250;
+    code.vmem = 250;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_l1], MS(100000 * 0.25 / 2), 1e-12);
+}
+
+/* A wave of 1,000 instructions waits 100 times on memory, each right after
+ * its load: 1,000 x 4 issue cycles + 100 x 500 (every byte misses L2: no
+ * bytes counted, so DRAM's latency) = 54,000 cycles, one wave per SIMD. */
+static void dependent_loads_cost_their_latency(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    ModelCode code = no_code();
+    code.instructions = 8 * 1000;
+    ModelWait wait = {MODEL_WAIT_MEMORY, 8 * 100, 0};
+    ModelResult r;
+    model_kernel(&d, &c, &code, &wait, 1, &r);
+    assert_float_equal(r.round_trips_per_wave, 100, 1e-9);
+    assert_float_equal(r.path_cycles_per_wave, 54000, 1e-6);
+    assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(54000), 1e-12);
+    assert_int_equal(r.binding, MODEL_TERM_latency);
+    assert_non_null(strstr(r.why, "100 dependent memory round trips per wave"));
+    /* 100 instructions between load and wait hide 400 of the 500 cycles. */
+    wait.distance = 100;
+    model_kernel(&d, &c, &code, &wait, 1, &r);
+    assert_float_equal(r.path_cycles_per_wave, 4000 + 100 * 100, 1e-6);
+    /* Half the traffic hits L2: the latency is 300 + 0.5 x (500 - 300). */
+    c.load_phase_segments = 1000;
+    c.unique_bytes = 1000 * 64 / 2;
+    wait.distance = 0;
+    model_kernel(&d, &c, &code, &wait, 1, &r);
+    assert_float_equal(r.path_cycles_per_wave, 4000 + 100 * 400, 1e-6);
+}
+
+/* 64 waves on 8 SIMDs: 8 each; the compiler allows 2 resident, so a SIMD
+ * runs 4 batches of 2, each taking one wave's path (1,000 x 4 cycles). */
+static void occupancy_sets_the_batches(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    c.blocks = 16;
+    c.threads = 16 * 256;
+    c.traced_waves = 64;
+    ModelCode code = no_code();
+    code.instructions = 64 * 1000;
+    code.waves_per_simd = 2;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.resident, 2, 1e-12);
+    assert_float_equal(r.occupancy, 2, 1e-12);
+    assert_float_equal(r.fill, 64.0 / (8 * 2), 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(4 * 4000), 1e-12);
+}
+
+/* 9 waves on 8 SIMDs: the busiest SIMD issues 2 waves' VALU instructions,
+ * 2 x 1,000 x 4 cycles = 8,000; its CU's VMEM pipe takes 5 waves (9 on 2 CUs)
+ * x 10 loads x 4 cycles = 200. */
+static void issue_counts_the_busiest_simd(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    c.blocks = 9;
+    c.threads = 9 * 64;
+    c.traced_waves = 9;
+    ModelCode code = no_code();
+    code.valu = 9 * 1000;
+    code.vmem = 9 * 10;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_valu], MS(8000), 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_vmem], MS(200), 1e-12);
+    assert_int_equal(r.binding, MODEL_TERM_valu);
+}
+
+/* 1,000 float atomics on one address: a compare-and-swap loop lands one per
+ * 400-cycle round trip, 0.4 ms; with native float atomics the L2 takes one a
+ * clock, 0.001 ms. */
+static void atomics_on_one_address(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    c.atomics_max_one_address = 1000;
+    ModelCode code = no_code();
+    code.cas_loop = 1;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_atomic], 0.4, 1e-12);
+    assert_int_equal(r.binding, MODEL_TERM_atomic);
+    assert_non_null(strstr(r.why, "compare-and-swap"));
+    model_device_set(&d, "cas_float_atomics", 0);
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_atomic], 0.001, 1e-12);
+}
+
+/* LDS: 1,000,000 bank cycles over 2 CUs, 500,000 cycles = 0.5 ms; half the
+ * bytes per clock doubles it. */
+static void lds_bank_cycles_per_cu(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    c.lds_bank_cycles = 1e6;
+    ModelCode code = no_code();
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_lds], 0.5, 1e-12);
+    model_device_set(&d, "lds_bytes_per_clock", 64);
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_lds], 1.0, 1e-12);
+}
+
+/* A kernel whose work is shorter than its launch is bound by the launch:
+ * 100 issue cycles against 5,000 ns. Its FLOPs (100 per lane, 512 lanes) at
+ * 1 TFLOP/s are 5.12e-8 ms. */
+static void a_small_kernel_is_bound_by_its_launch(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    ModelCode code = no_code();
+    code.valu = 8 * 25;
+    code.flops_per_lane = 8 * 100;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_true(r.launch_bound);
+    assert_float_equal(r.model_ms, MS(100) + 0.005, 1e-12);
+    assert_float_equal(r.flops, 100 * 512, 1e-9);
+    assert_float_equal(r.floor_ms, 100 * 512 / 1e12 * 1e3 + 0.005, 1e-15);
+    assert_non_null(strstr(r.why, "launch"));
+}
+
+/* A device of wave 32 runs twice the waves of a wave64 trace, each the same
+ * instruction stream: 16 warps on 8 SIMDs, 2 each. */
+static void narrower_waves_double_the_waves(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    model_device_set(&d, "wave_size", 32);
+    ModelCounters c = one_wave_per_simd();
+    ModelCode code = no_code();
+    code.valu = 8 * 1000;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.waves, 16, 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_valu], MS(2 * 1000 * 4), 1e-12);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(device_figures_are_named_and_all_needed),
+        cmocka_unit_test(memory_terms_and_the_binding_one),
+        cmocka_unit_test(vectorised_loads_touch_fewer_segments),
+        cmocka_unit_test(dependent_loads_cost_their_latency),
+        cmocka_unit_test(occupancy_sets_the_batches),
+        cmocka_unit_test(issue_counts_the_busiest_simd),
+        cmocka_unit_test(atomics_on_one_address),
+        cmocka_unit_test(lds_bank_cycles_per_cu),
+        cmocka_unit_test(a_small_kernel_is_bound_by_its_launch),
+        cmocka_unit_test(narrower_waves_double_the_waves),
+    };
+    return cmocka_run_group_tests_name("time model", tests, NULL, NULL);
+}
