@@ -3,7 +3,7 @@
 
 # ---- Settings: make chapter-3 ITERS=20 HIP_PLATFORM=cpu ---------------------
 HIP_PLATFORM ?=# amd (hipcc), nvidia (nvcc) or cpu (the CPU executor); unset: detected
-ITERS ?=# iterations per run (chapter-N, compare); unset: 100; on the CPU executor 10 (a GPU chapter) or 5 (compare)
+ITERS ?=# iterations per run (chapter-N, compare); unset: 100; on the CPU executor 10 (a GPU chapter) or 2 (compare)
 EPOCHS ?=# chapter 09's epochs (chapter-9); unset: 10, or 2 on the CPU executor
 LR ?=# learning rate; unset: the chapter's own: 0.01, or 0.005 on Fashion-MNIST, where 0.01 diverges
 ARGS ?=# extra trainer options for chapter-N, e.g. ARGS="--train-limit 1000 --view" or ARGS=--kernel-times
@@ -231,11 +231,24 @@ profile-% racecheck-%: ## chapter N's memory traffic and modelled time (profile)
 	  $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS))
 	@$(if $(filter racecheck-%,$@),echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): no race and no uninitialised \
 	  shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images")
+# make profile FILE=kernel.hip: a HIP program of your own (its own main(), hipLaunchKernelGGL), traced and modelled
+.PHONY: profile
+STANDALONE = $(TRACE_BUILD)/standalone/$(basename $(notdir $(FILE)))
+profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
+	@$(if $(FILE),,echo "make profile needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
+	@$(if $(wildcard $(FILE)),,echo "make profile: FILE=$(FILE): no such file" >&2; exit 2)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
+	-@$(MAKE) --no-print-directory hip-tools
+	@PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(HEADERS) | test-tools
+	@mkdir -p $(@D)
+	$(HIP_COMPILE) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
+	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 clean: ## remove build/
 	rm -rf build
 
 # ---- Charts (plots/*.sh, gnuplot) under build/; only make figures rewrites plots/, readme-table README.md
-COMPARE_ITERS = $(or $(ITERS),$(if $(ON_EXECUTOR),5,100))
+COMPARE_ITERS = $(or $(ITERS),$(if $(ON_EXECUTOR),2,100))
 compare_dirs = $(foreach c,$(COMPARE_CHAPTERS),$(or $(call chapter_dir,$(c)),$(error COMPARE_CHAPTERS: no chapter '$(c)'; chapters: $(CHAPTERS))))
 PLOT_DIR = $(or $(call chapter_dir,$(PLOT_CHAPTER)),$(error PLOT_CHAPTER: no chapter '$(PLOT_CHAPTER)'; chapters: $(CHAPTERS)))
 DATASET_FILES := $(addprefix $(DATASET_DIR)/,train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte)
@@ -295,8 +308,8 @@ fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict 
 
 # The CPU executor at both wave sizes, trace builds, the broken kernel (always under ASan), GPU chapters
 CPU := --no-print-directory HIP_PLATFORM=cpu
-test: dataset test-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
-	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build \
+test: dataset test-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
+	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) \
 	  $(CPU_BUILD)/tests/test_executor $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
 	@$(MAKE) $(CPU) WAVE=32 build build/cpu-wave32$(SAN_SUFFIX)/tests/test_executor
 	@$(MAKE) $(CPU) SANITIZE=address,undefined build/cpu-san/broken_kernel

@@ -1,6 +1,6 @@
 # make compare without a GPU: the time model's ms per training iteration, one
 # bar pair per GPU chapter (gfx906 and H100 SXM, log axis), each labelled
-# with its time and what binds it (the slowest kernel and its term), and a
+# with its time and what binds its slowest kernel (the term), and a
 # tick at each bar's physical floor (unique bytes at full bandwidth, FLOPs
 # at peak, plus the launches). Modelled from the executor's counts and the
 # gfx906 code (common/cpu/model/), never measured.
@@ -16,12 +16,12 @@ if (!exists("format")) format = "png"
 if (!exists("out")) out = "compare-model." . format
 if (!exists("title")) title = "modelled ms per training iteration"
 if (format eq "svg") {
-    set terminal svg size 1100, 700 dynamic noenhanced font "Sans,12" background "white"
+    set terminal svg size 1200, 700 dynamic noenhanced font "Sans,12" background "white"
 } else {
     if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-        set terminal pngcairo size 1100, 700 noenhanced font "Sans,10" background "white"
+        set terminal pngcairo size 1200, 700 noenhanced font "Sans,10" background "white"
     } else {
-        set terminal png size 1100, 700 noenhanced background "white"
+        set terminal png size 1200, 700 noenhanced background "white"
     }
 }
 set output out
@@ -50,13 +50,15 @@ set format y "%g"
 set ylabel "ms per iteration (model, log scale)"
 set yrange [10 ** floor(log10(low) - 0.3) : 10 ** (log10(high) + 1.0)]
 w = 0.36
-label(ms, bound) = sprintf("%.3g ms\n%s", ms, bound)
+# The label: the time, then the binding term of the slowest kernel ("gradient: latency" shows "latency").
+term(bound) = strstrt(bound, ": ") > 0 ? bound[strstrt(bound, ": ") + 2:] : bound
+label(ms, bound) = sprintf("%.3g\n%s", ms, term(bound))
 plot data using ($0 - w / 2):"model_gfx906_ms":(w):xtic(strcol("chapter")) with boxes lc rgb "#c0392b" \
         title "gfx906 (Radeon Pro VII / MI50), hipcc 5.2's code", \
      data using ($0 + w / 2):"model_h100_ms":(w) with boxes lc rgb "#7f8c8d" title "H100 SXM (gfx906's instruction mix)", \
-     data using ($0 - w / 2):"floor_gfx906_ms":(w / 2):(0) with xerrorbars pt -1 lw 2 lc rgb "black" \
+     data using ($0 - w / 2):"floor_gfx906_ms":(w / 2) with xerrorbars pt -1 lw 2 lc rgb "black" \
         title "physical floor: unique bytes at full bandwidth, FLOPs at peak, launches", \
-     data using ($0 + w / 2):"floor_h100_ms":(w / 2):(0) with xerrorbars pt -1 lw 2 lc rgb "black" notitle, \
+     data using ($0 + w / 2):"floor_h100_ms":(w / 2) with xerrorbars pt -1 lw 2 lc rgb "black" notitle, \
      data using ($0 - w / 2):"model_gfx906_ms":(label(column("model_gfx906_ms"), strcol("bound_gfx906"))) \
         with labels offset 0, 1.5 font ",8" notitle, \
      data using ($0 + w / 2):"model_h100_ms":(label(column("model_h100_ms"), strcol("bound_h100"))) \

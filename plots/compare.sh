@@ -186,7 +186,7 @@ title="make compare: ms per full-batch training iteration, $images MNIST images"
 title+=$'\n'"device: $device, platform $platform; $run_iters iterations$timed x $repeats run(s) per chapter; $date"
 floor_args=()
 if [ "$platform" = cpu ]; then
-    : # the executor's chart gets its own title below
+    title+=$'\n'"measured on the CPU executor (one thread of $(host_cpu), $(nproc) cores): a correctness tool, not a GPU"
 else
     # The bytes/FLOPs model of one iteration over N images: forward and
     # gradient are 2 x 10 x 785 x N multiply-adds; the pixels are read at
@@ -235,13 +235,16 @@ if [ -n "$profiles" ]; then
     # Two short traced runs per chapter, every count extended to $images
     # images (profile.sh, PROFILE_SLICES), two chapters at a time.
     slices=${COMPARE_SLICES:-1024 2048}
+    # A run on fewer images than the second slice is traced as it is.
+    slice_env=(PROFILE_SLICES="$slices")
+    if [ -n "$limit" ] && [ "$limit" -le "${slices#* }" ]; then slice_env=(); slices=; fi
     gpu_chapters=()
     for chapter in "${chapters[@]}"; do
         case $chapter in 00-*) ;; *) gpu_chapters+=("$chapter") ;; esac
     done
     [ ${#gpu_chapters[@]} -gt 0 ] || die "no GPU chapter to model"
-    echo "compare: modelling ${gpu_chapters[*]} (traced on $slices images, extended to $images)"
-    printf '%s\n' "${gpu_chapters[@]}" | PROFILE_SLICES="$slices" xargs -P 2 -I{} sh -c \
+    echo "compare: modelling ${gpu_chapters[*]} (traced on ${slices:-$images} images${slices:+, extended to $images})"
+    printf '%s\n' "${gpu_chapters[@]}" | env "${slice_env[@]}" xargs -P 2 -I{} sh -c \
         'bash "$1/../common/cpu/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
         sh "$here" "$trace_build" "$profiles/$images" "$dataset" "${limit:+--train-limit $limit}" "$work" ||
         die "a chapter's profile failed (its output is above)"
@@ -251,7 +254,7 @@ if [ -n "$profiles" ]; then
         model=$profiles/$images/$chapter.model.tsv
         [ -s "$model" ] || die "no model for $chapter ($(tail -n 1 "$work/profile-$chapter.log"))"
         # Per device: the sum over kernels; what binds is the slowest kernel's term.
-        awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="$slices" -v date="$date" '
+        awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="${slices:-none}" -v date="$date" '
             NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             { d = $col["device"]; t[d] += $col["model_ms"]; f[d] += $col["floor_ms"]
               if ($col["model_ms"] > worst[d]) { worst[d] = $col["model_ms"]; bound[d] = $col["kernel"] ": " $col["binding"] } }
@@ -259,7 +262,11 @@ if [ -n "$profiles" ]; then
                   f["gfx906"], f["h100"], bound["gfx906"], bound["h100"], images, slices, date }' "$model" >>"$work/model.tsv"
     done
     model_title="make compare: modelled ms per training iteration on $images MNIST images, $date (a model, never measured)"
-    model_title+=$'\n'"counts of the CPU executor's trace build (traced on ${slices/ / and } images, extended in a straight line), gfx906 code from hipcc"
+    if [ -n "$slices" ]; then
+        model_title+=$'\n'"counts of the CPU executor's trace build (traced on ${slices/ / and } images, extended in a straight line), gfx906 code from hipcc"
+    else
+        model_title+=$'\n'"counts of the CPU executor's trace build, gfx906 code from hipcc"
+    fi
     model_title+=$'\n'"device figures and their sources: common/cpu/model/devices.tsv; how, and where it misses: common/cpu/model/README.md"
     gnuplot -e "data=$(gp_string "$work/model.tsv"); out=$(gp_string "$picture"); format='$format'" \
         -e "title=$(gp_string "$model_title")" "$here/compare-model.gp" ||

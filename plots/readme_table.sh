@@ -9,6 +9,10 @@
 #   plots/readme_table.sh [--data TSV] [--ideas FILE] [--chapters DIR] [--readme FILE]
 #
 #   --data FILE      the make compare table (default plots/compare.tsv)
+#   --model FILE     the time model's table of make compare without a GPU
+#                    (default: compare-model.tsv beside --data, if it exists):
+#                    each GPU chapter's modelled ms on gfx906 and H100 and
+#                    what binds it lead the table, labelled as a model
 #   --ideas FILE     chapter <TAB> idea, # comments (default plots/chapter_ideas.tsv)
 #   --chapters DIR   the chapter folders (default chapters)
 #   --readme FILE    rewrite the lines between FILE's markers
@@ -21,17 +25,18 @@
 # it rewrites a tracked file.
 set -eu
 
-data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme=
+data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme= model=
 die() {
     echo "readme-table: $*" >&2
     exit 1
 }
 while [ $# -gt 0 ]; do
     case $1 in
-    --data | --ideas | --chapters | --readme)
+    --data | --ideas | --chapters | --readme | --model)
         [ $# -ge 2 ] || die "$1 needs a value"
         case $1 in
         --data) data=$2 ;;
+        --model) model=$2 ;;
         --ideas) ideas=$2 ;;
         --chapters) chapters=$2 ;;
         --readme) readme=$2 ;;
@@ -47,6 +52,8 @@ END_MARK='<!-- chapter-table:end -->'
 
 # table: the markdown table and its caption on stdout.
 table() {
+    [ -n "$model" ] || { model=$(dirname "$data")/compare-model.tsv; [ -f "$model" ] || model=; }
+    [ -z "$model" ] || [ -s "$model" ] || die "$model is missing or empty: run make compare on the CPU platform"
     [ -s "$data" ] || die "$data is missing or empty: run make compare"
     [ -s "$ideas" ] || die "$ideas is missing or empty"
     [ -d "$chapters" ] || die "$chapters: no such folder"
@@ -57,7 +64,7 @@ table() {
         printf '%s\n' "${dir##*/}"
     done | LC_ALL=C sort | tr '\n' ' ')
     [ -n "$list" ] || die "$chapters has no chapter folders (NN-name)"
-    LC_ALL=C awk -F '\t' -v list="$list" -v ideas="$ideas" -v data="$data" -v chapters="$chapters" '
+    LC_ALL=C awk -F '\t' -v list="$list" -v ideas="$ideas" -v data="$data" -v chapters="$chapters" -v modelfile="$model" '
     function fail(message) { print "readme-table: " message > "/dev/stderr"; failed = 1; exit 1 }
     function md(s) { gsub(/\|/, "\\|", s); return s }
     function ms(v) {
@@ -110,6 +117,21 @@ table() {
         }
         for (chapter in idea)
             if (!(chapter in known)) fail(ideas ":" line_of[chapter] ": " chapter " is not a folder in " chapters)
+        # The time model, by column name.
+        if (modelfile != "") {
+            mn = 0
+            while ((got = getline line < modelfile) > 0) {
+                nf = split(line, f, "\t")
+                if (++mn == 1) { for (i = 1; i <= nf; i++) mcol[f[i]] = i; continue }
+                if (!("model_gfx906_ms" in mcol) || !("bound_gfx906" in mcol) || !("model_h100_ms" in mcol))
+                    fail(modelfile ": needs columns model_gfx906_ms, model_h100_ms, bound_gfx906")
+                c = f[mcol["chapter"]]
+                modelled[c] = 1; mg[c] = f[mcol["model_gfx906_ms"]]; mh[c] = f[mcol["model_h100_ms"]]
+                mb[c] = f[mcol["bound_gfx906"]]; mbh[c] = f[mcol["bound_h100"]]
+                mdate = f[mcol["date"]]; mimages = f[mcol["images"]]; mslices = f[mcol["slices"]]; gsub(/ /, " and ", mslices)
+            }
+            if (got < 0) fail("cannot read " modelfile)
+        }
     }
     FNR == 1 {
         for (i = 1; i <= NF; i++) col[$i] = i
@@ -135,14 +157,31 @@ table() {
     }
     END {
         if (failed) exit 1
-        print "| chapter | the one idea | measured |"
-        print "|---|---|---|"
+        if (modelfile != "") {
+            print "| chapter | the one idea | model: gfx906 ms (what binds) | model: H100 ms (what binds) | measured |"
+            print "|---|---|---|---|---|"
+        } else {
+            print "| chapter | the one idea | measured |"
+            print "|---|---|---|"
+        }
         for (i = 1; i <= count; i++) {
             c = order[i]
             cell = (c in median) ? ms(median[c]) " ms per iteration on " md(device[c]) ", " date[c] : "not measured"
+            if (modelfile != "") {
+                if (c in modelled)
+                    cell = ms(mg[c]) " (" md(mb[c]) ") | " ms(mh[c]) " (" md(mbh[c]) ") | " cell
+                else
+                    cell = "- | - | " cell
+            }
             print "| [" c "](" chapters "/" c "/) | " md(idea[c]) " | " cell " |"
         }
         print ""
+        if (modelfile != "")
+            print "*Model: the time model (common/cpu/model/) on the CPU executor'"'"'s counts of one iteration on " mimages \
+                " MNIST images" (mslices != "" && mslices != "none" ? " (traced on " mslices " images, extended in a straight line)" : "") \
+                " and hipcc'"'"'s gfx906 code, `make compare`, " mdate "; what binds is the slowest kernel and its term. A model, never measured: [" \
+                modelfile "](" modelfile "), device figures and sources in [common/cpu/model/devices.tsv](common/cpu/model/devices.tsv).*"
+        if (modelfile != "") print ""
         if (!ndevices) {
             print "*No chapter measured yet: `make compare` writes the times into [" data "](" data ").*"
             exit

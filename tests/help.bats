@@ -45,7 +45,7 @@ reader_targets() {
     # The defaults, not what make test or the caller set.
     run env -u FUZZ_SECONDS -u ITERS -u LR -u ISA_DIR -u FUZZ_LOG make --no-print-directory help HIP_PLATFORM=cpu
     echo "$output"
-    [[ "$output" == *"So here make chapter-N trains 100 iterations (a GPU chapter on the executor: 10), make compare 5"* ]]
+    [[ "$output" == *"So here make chapter-N trains 100 iterations (a GPU chapter on the executor: 10), make compare 2"* ]]
     grep -Eq '^  ITERS= +iterations per run \(chapter-N, compare\); unset: 100; on the CPU executor 10' <<<"$output"
     grep -Eq '^  FUZZ_SECONDS=60 +make fuzz' <<<"$output"
     grep -Eq '^  FUZZ_LOG=build/fuzz.log ' <<<"$output"

@@ -1,16 +1,14 @@
 /* Tests of the CPU executor's trace build (common/cpu/trace.cpp): the
  * counters of HIPCPU_PROFILE (global requests, bytes, 64-byte segments,
- * 32-byte sectors, unique bytes, LDS requests and bank cycles, barriers,
+ * 32-byte sectors, distinct segments per block and barrier phase, uniform
+ * loads, unique bytes, LDS requests and bank cycles, barriers,
  * shuffles, atomics, launch geometry) against answers worked out by hand,
  * and the checks of HIPCPU_RACECHECK=1 (races within a block, races between
  * blocks, uninitialised __shared__ reads) with their positive controls.
  *
- * Build (the Makefile does this twice, at wave 64 and with
- * -DHIPCPU_WAVE_SIZE=32 against build/trace-wave32/executor.o):
- *   clang++ -std=c++17 -O2 -g -Wall -Wextra -Wno-unknown-pragmas -DHIPCPU_TRACE=1 -DHIPCPU_WAVE_SIZE=64 \
- *     -fno-vectorize -fno-slp-vectorize -fno-unroll-loops \
- *     -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores \
- *     -Icommon/cpu -Icommon tests/test_trace.cpp build/trace/executor.o -lcmocka -lm -o build/tests/test_trace
+ * Build: make HIP_PLATFORM=cpu TRACE=1 build/trace/tests/test_trace (and
+ * WAVE=32 for build/trace-wave32/tests/test_trace): the Makefile's trace
+ * build flags (INSTRUMENT), the ones the chapters get.
  * Run from the repository root with CMOCKA_MESSAGE_OUTPUT=TAP for TAP output.
  *
  * The expected counts are formulas of warpSize, so both wave sizes pass.
@@ -419,6 +417,42 @@ static void test_unique_bytes(void **) {
     HIP_OK(hipFree(out));
 }
 
+/* ---- What reaches L2: distinct segments per block and barrier phase --------- */
+
+/* The wave reads its W floats twice (each lane another one the second time,
+ * so that the compiler cannot merge the loads), then, after a barrier, twice
+ * again, and once the float every lane reads (in[0]: a scalar load's shape). */
+__global__ void phase_kernel(float *out, const float *in) {
+    const unsigned t = threadIdx.x, w = warpSize;
+    float acc = in[t];
+    acc += in[(t + 1) % w] * 2.0f;
+    __syncthreads();
+    acc += in[(t + 2) % w] * 3.0f;
+    acc += in[(t + 3) % w] * 4.0f + in[0];
+    if (acc < 0.0f) out[0] = acc;
+}
+
+static void test_phase_segments_and_uniform_loads(void **) {
+    hipcpu_trace_reset();
+    float *in = upload(std::vector<float>(W, 1.0f)); /* one wave's floats: W / 16 segments */
+    float *out = device_alloc<float>(1);
+    const unsigned blocks = 2;
+    hipLaunchKernelGGL(phase_kernel, blocks, W, 0, 0, out, in);
+    HIP_OK(hipGetLastError());
+    const hipcpu_kernel_counters c = counters_of("phase_kernel");
+    /* 5 requests per wave; 4 of them touch W / 16 segments, in[0] one. */
+    assert_int_equal(c.global_load_requests, blocks * 5);
+    assert_int_equal(c.global_load_segments, blocks * (4 * (W / 16) + 1));
+    /* Between two barriers a block's re-reads stay in L1: each phase loads
+     * its W / 16 segments once (in[0] is one of them), 2 phases per block. */
+    assert_int_equal(c.global_load_phase_segments, blocks * 2 * (W / 16));
+    assert_int_equal(c.global_load_phase_sectors, blocks * 2 * (W / 8));
+    /* in[0] read by every lane: one uniform request per wave. */
+    assert_int_equal(c.uniform_load_requests, blocks * 1);
+    HIP_OK(hipFree(in));
+    HIP_OK(hipFree(out));
+}
+
 /* ---- LDS bank cycles ------------------------------------------------------ */
 
 /* 64*33 floats: lane i of a wave64 at stride 33 reads word 33i < 64*33. */
@@ -822,6 +856,7 @@ int main(void) {
         cmocka_unit_test(test_consecutive_bytes),
         cmocka_unit_test(test_sixteen_byte_accesses),
         cmocka_unit_test(test_unique_bytes),
+        cmocka_unit_test(test_phase_segments_and_uniform_loads),
         cmocka_unit_test(test_lds_bank_cycles),
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_barriers_and_shuffles),

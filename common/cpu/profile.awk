@@ -54,8 +54,12 @@ END {
     }
     close(out)
 
-    printf "%s: what the CPU executor saw in 1 %s on %d images%s (wave %d; %d s)\n", chapter, unit, images, scaled,
-        wave, seconds
+    if (images > 0)
+        printf "%s: what the CPU executor saw in 1 %s on %d images%s (wave %d; %d s)\n", chapter, unit, images, scaled,
+            wave, seconds
+    else
+        printf "%s: what the CPU executor saw in one run (wave %d; %d s)\n", chapter, wave, seconds
+    if (images == 0) unit = "run"
     printf "Counts model the source's accesses, a wave at a time (built without auto-vectorisation);\n"
     printf "the times below are modelled from them, never measured. Columns: common/cpu/README.md.\n\n"
     fmt = "%-16s %4s %7s %9s %6s %6s %9s %6s %9s %9s %6s %5s %6s %8s %6s\n"

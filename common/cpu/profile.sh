@@ -14,6 +14,9 @@
 # PROFILE_SLICES="N1 N2": trace N1 and N2 images and extend every count to the
 # whole training set (make compare: seconds instead of minutes a chapter).
 # PROFILE_SOURCE: the kernels' source (default: the chapter's train.hip);
+# PROFILE_STANDALONE=1: the binary is a program of its own (make profile
+# FILE=...), run with the options alone, no dataset;
+# MODEL_DEVICES: the device table (default common/cpu/model/devices.tsv);
 # TIMEMODEL: the model's program (default: build/tools/timemodel).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,17 +56,20 @@ trace() {
     local dir=$1
     shift
     mkdir -p "$dir"
+    local command=("$binary" "$dataset" 1 --quiet "$@")
+    [ -n "${PROFILE_STANDALONE:-}" ] && command=("$binary" "$@")
     if ! HIPCPU_PROFILE="$dir/raw.tsv" HIPCPU_PROFILE_SITES="$dir/sites.tsv" HIPCPU_PROFILE_LINES="$dir/lines.tsv" \
-        "$binary" "$dataset" 1 --quiet "$@" >"$dir/log" 2>&1; then
+        "${command[@]}" >"$dir/log" 2>&1; then
         cat "$dir/log" >&2
         echo "profile: $binary failed; its output is above" >&2
         exit 1
     fi
     [ -s "$dir/raw.tsv" ] || { echo "profile: $binary wrote no counters" >&2; exit 1; }
     # The images, from the trainer's header line: N training images (using the first M).
-    read -r total images < <(sed -n 's/^dataset .*: \([0-9]*\) training images\( (using the first \([0-9]*\))\)\{0,1\},.*/\1 \3/p' \
+    total=0 images=0
+    [ -n "${PROFILE_STANDALONE:-}" ] || read -r total images < <(sed -n 's/^dataset .*: \([0-9]*\) training images\( (using the first \([0-9]*\))\)\{0,1\},.*/\1 \3/p' \
         "$dir/log" | awk '{ print $1, ($2 != "" ? $2 : $1) }')
-    [ -n "${images:-}" ] || { echo "profile: no image count in $dir/log" >&2; exit 1; }
+    [ -n "${PROFILE_STANDALONE:-}" ] || [ "${images:-0}" -gt 0 ] || { echo "profile: no image count in $dir/log" >&2; exit 1; }
     if [ -z "$note" ]; then
         (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/isa") >&2
     fi
@@ -99,7 +105,7 @@ fi
 seconds=$(($(date +%s) - start))
 run=$work/run
 if [ -z "$note" ]; then
-    "$timemodel" "$root/common/cpu/model/devices.tsv" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" >"$run/model.tsv"
+    "$timemodel" "${MODEL_DEVICES:-$root/common/cpu/model/devices.tsv}" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" >"$run/model.tsv"
 else
     : >"$run/model.tsv"
 fi

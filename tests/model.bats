@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# The time model on real inputs (common/cpu/model/README.md; its arithmetic,
+# term by term, is tests/test_timemodel.c): the compiled-code facts of a
+# hand-written assembly, the model's reading of chapters 01, 03, 04, 05 and
+# 08, make profile FILE=..., and its refusals of bad tables. `make test`
+# builds the trace binaries and build/tools/timemodel; hipcc is installed
+# with the test tools.
+
+load helpers
+
+TIMEMODEL=build/tools/timemodel
+
+# profile NN IMAGES: chapter NN's profile folder after a run on IMAGES images.
+profile() {
+    local binary out="$BATS_FILE_TMPDIR/model-$1-$2"
+    binary=$(chapter_binary "$1" build/trace)
+    if [ ! -f "$out/$(basename "$binary").model.tsv" ]; then
+        bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
+            { cat "$out.txt"; return 1; }
+    fi
+    echo "$out/$(basename "$binary")"
+}
+
+# value PREFIX KERNEL DEVICE COLUMN: one cell of a chapter's model table.
+value() {
+    awk -F'\t' -v kernel="$2" -v device="$3" -v name="$4" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $1 == kernel && $2 == device { print $col[name] }' "$1.model.tsv"
+}
+
+@test "isa_facts: a hand-written assembly gives the runs, instructions and waits worked out by hand" {
+    local dir=$BATS_TEST_TMPDIR
+    # The trace: line 12 ran 100 times per launch (wave-level), each lane loading 4 bytes.
+    printf 'kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\n' >"$dir/sites.tsv"
+    printf 'k\tsrc/k.hip:12\tx\tglobal\tload\t100\t6400\t25600\t400\t800\t0\t0\n' >>"$dir/sites.tsv"
+    printf 'kernel\tline\twave_runs\nk\tsrc/k.hip:10\t1\nk\tsrc/k.hip:12\t100\n' >"$dir/lines.tsv"
+    printf -- '-\tk\t10\t10\t0\t0\t0\t0\t10\n' >"$dir/resources.tsv"
+    # hipcc's shape: the loop unrolled twice (two 4-byte loads of line 12 per trip).
+    cat >"$dir/k.s" <<'EOF'
+	.text
+	.file	1 "/src" "k.hip"
+k(float*):                              ; @k(float*)
+	.loc	1 10 0
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_waitcnt lgkmcnt(0)
+	v_mov_b32_e32 v1, 0
+.LBB0_1:                                ; =>This Inner Loop Header: Depth=1
+	.loc	1 12 0
+	global_load_dword v2, v[4:5], off
+	global_load_dword v3, v[4:5], off offset:4
+	s_add_u32 s2, s2, 8
+	s_waitcnt vmcnt(0)
+	v_fmac_f32_e32 v1, v2, v2
+	v_fmac_f32_e32 v1, v3, v3
+	s_cmp_eq_u32 s2, 0
+	s_cbranch_scc0 .LBB0_1
+; %bb.2:
+	.loc	1 14 0
+	global_store_dword v[4:5], v1, off
+	s_endpgm
+.Lfunc_end0:
+EOF
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/cpu/model/isa_facts.awk \
+        "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k.s"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    cat "$dir/mix.tsv" "$dir/waits.tsv"
+    # The loop: 8 bytes compiled per trip against 4 traced per run: unrolled twice,
+    # 50 trips. Counted runs + per-wave runs (the entry and exit blocks, in no loop).
+    [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
+        "$(printf '100+1\t100+0\t0+1\t100+0\t0+1\t0+0\t0+0\t50+0\t50+1\t0+0\t200+0\t0\t400+5\t10')" ]
+    # The loop's wait needs its second load, one instruction before it; the entry's, its s_load.
+    [ "$(tail -n +2 "$dir/waits.tsv" | sort)" = "$(printf 'k\tsmem\tper_wave\t0\nk\tvm\t50\t1')" ]
+}
+
+@test "model: chapter 01 is bound by the loss's atomic and the gradient's dependent loads" {
+    local p
+    p=$(profile 01 1024)
+    grep -A 40 'The time model' "$p.txt" 2>/dev/null || true
+    [ "$(value "$p" residual_loss gfx906 binding)" = atomic ]
+    [[ "$(value "$p" residual_loss gfx906 why)" == "1024 float atomics on one address, each a compare-and-swap retry loop"* ]]
+    [ "$(value "$p" gradient gfx906 binding)" = latency ]
+    # One dependent load per image a wave adds up: at least 1,000 round trips a wave.
+    awk -v t="$(value "$p" gradient gfx906 round_trips_per_wave)" 'BEGIN { exit !(t >= 1000) }'
+    # On H100, float atomics are native: the atomic does not bind.
+    [ "$(value "$p" residual_loss h100 binding)" != atomic ]
+}
+
+@test "model: chapters 03, 04 and 05 differ by the terms their lessons name" {
+    local three four five
+    three=$(profile 03 1024)
+    four=$(profile 04 1024)
+    five=$(profile 05 1024)
+    # 04's ping-pong buffers issue the next tile's loads before the wait: no round trip left
+    # in the gradient, where 03 waits on every tile load; its latency term falls.
+    awk -v a="$(value "$three" gradient gfx906 round_trips_per_wave)" \
+        -v b="$(value "$four" gradient gfx906 round_trips_per_wave)" 'BEGIN { exit !(a >= 100 && b == 0) }'
+    awk -v a="$(value "$three" gradient gfx906 latency_ms)" -v b="$(value "$four" gradient gfx906 latency_ms)" \
+        'BEGIN { exit !(b < a) }'
+    # 05's unroll-and-jam keeps an image's 10 scores in registers: fewer LDS cycles in the
+    # forward (the counter the LDS term charges; on 1,024 images 05's 8 blocks leave most CUs idle).
+    local cycles='NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == "forward_scores" { print $col["lds_bank_cycles"] }'
+    awk -v a="$(awk -F'\t' "$cycles" "$four.tsv")" -v b="$(awk -F'\t' "$cycles" "$five.tsv")" \
+        'BEGIN { print "forward LDS bank cycles: 04", a, "05", b; exit !(b < 0.8 * a) }'
+    # Three different modelled iterations.
+    local totals
+    totals=$(for p in "$three" "$four" "$five"; do
+        awk -F'\t' 'NR > 1 && $2 == "gfx906" { t += $3 } END { printf "%.4f\n", t }' "$p.model.tsv"
+    done | sort -u | wc -l)
+    [ "$totals" -eq 3 ]
+}
+
+@test "model: chapter 08's scalar loads of W reach L2 once per block and phase, not a segment each" {
+    local p
+    p=$(profile 08 1024)
+    local tsv=$p.tsv
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $1 == "train_step" {
+            printf "loads %d, uniform %d, segments %d, past L1 %d\n", $col["global_load_requests"],
+                $col["uniform_load_requests"], $col["global_load_segments"], $col["global_load_phase_segments"]
+            exit !($col["uniform_load_requests"] > 0 && $col["global_load_phase_segments"] < $col["global_load_segments"] / 4)
+        }' "$tsv"
+}
+
+@test "make profile FILE=: the worked example's bank conflicts and its model" {
+    run make --no-print-directory profile FILE=common/cpu/model/examples/transpose.hip
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # The column read of a 32-float tile: all 32 lanes of a pass in one bank, twice per wave64 request.
+    grep -Eq 'transpose_tile32 +common/cpu/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 64\.0$' <<<"$output"
+    grep -Eq 'transpose_tile33 +common/cpu/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 2\.0$' <<<"$output"
+    local model=build/profile/standalone/transpose.model.tsv
+    [ "$(value "${model%.model.tsv}" transpose_naive gfx906 binding)" = l2 ]
+    [ "$(value "${model%.model.tsv}" transpose_tile32 gfx906 binding)" = lds ]
+    # The padded tile moves what it must and no more: its model is its floor.
+    awk -F'\t' '$1 == "transpose_tile33" && $2 == "gfx906" { exit !($3 <= 1.05 * $4) }' "$model"
+}
+
+@test "make profile FILE=: no FILE, and a missing one, are refused by name" {
+    run make --no-print-directory profile
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"make profile needs FILE=path/to/kernel.hip"* ]]
+    run make --no-print-directory profile FILE=nowhere/kernel.hip
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"FILE=nowhere/kernel.hip: no such file"* ]]
+}
+
+@test "timemodel: a device without a figure, a count that is not one, a missing column: named" {
+    local dir=$BATS_TEST_TMPDIR p
+    p=$(profile 01 1024)
+    local raw=$p.tsv
+    grep -v $'^h100\tlaunch_us' common/cpu/model/devices.tsv >"$dir/devices.tsv"
+    printf 'kernel\tcounter\truns\tdistance\n' >"$dir/waits.tsv"
+    printf 'kernel\tvalu\nforward_scores\t1+1\n' >"$dir/short-mix.tsv"
+    run "$TIMEMODEL" "$dir/devices.tsv" "$raw" "$dir/short-mix.tsv" "$dir/waits.tsv"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"$dir/devices.tsv: device h100 has no figure 'launch_us'"* ]]
+    run "$TIMEMODEL" common/cpu/model/devices.tsv "$raw" "$dir/short-mix.tsv" "$dir/waits.tsv"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"short-mix.tsv: no column 'salu' in its header line"* ]]
+    sed 's/^\(forward_scores\t[0-9]*\)\t/\1\tmany\t/' "$raw" >"$dir/bad.tsv"
+    run "$TIMEMODEL" common/cpu/model/devices.tsv "$dir/bad.tsv" "$dir/short-mix.tsv" "$dir/waits.tsv"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"bad.tsv: line 2: 'many' is not a count"* ]]
+    run "$TIMEMODEL" common/cpu/model/devices.tsv
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"usage: timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv"* ]]
+}
