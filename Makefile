@@ -232,7 +232,7 @@ profile-% racecheck-%: ## chapter N's memory traffic and modelled time (profile)
 	@$(if $(filter racecheck-%,$@),echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): no race and no uninitialised \
 	  shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images")
 # make profile FILE=kernel.hip: a HIP program of your own (its own main(), hipLaunchKernelGGL), traced and modelled
-.PHONY: profile
+.PHONY: profile validate-model
 STANDALONE = $(TRACE_BUILD)/standalone/$(basename $(notdir $(FILE)))
 profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
 	@$(if $(FILE),,echo "make profile needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
@@ -244,6 +244,9 @@ $(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(HEADERS) | test
 	@mkdir -p $(@D)
 	$(HIP_COMPILE) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
+validate-model: $(TIMEMODEL) ## the time model against published times of outside kernels (common/cpu/model/validation/)
+	-@$(MAKE) --no-print-directory hip-tools
+	@TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh trace
 clean: ## remove build/
 	rm -rf build
 

@@ -165,3 +165,26 @@ EOF
     [ "$status" -eq 2 ]
     [[ "$output" == *"usage: timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv"* ]]
 }
+
+@test "validate-model: the validation table in its README is what the model gives on the kept counts" {
+    run env TIMEMODEL="$TIMEMODEL" bash common/cpu/model/validation/validate.sh check
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Within 0.5x-2x of the published time: "*" of 20 rows."* ]]
+}
+
+@test "validate-model: the kept counts are what the trace build counts today (Harris's transposes, traced again)" {
+    local out=$BATS_TEST_TMPDIR/validation
+    make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 build/trace/standalone/harris_transpose \
+        STANDALONE_SOURCE=common/cpu/model/validation/harris_transpose.hip
+    MODEL_DEVICES=common/cpu/model/validation/devices.tsv PROFILE_STANDALONE=1 \
+        PROFILE_SOURCE=common/cpu/model/validation/harris_transpose.hip \
+        bash common/cpu/profile.sh build/trace/standalone/harris_transpose "$out" - >"$out.txt" 2>&1 || { cat "$out.txt"; return 1; }
+    # Every kept counter column, kernel by kernel, against today's.
+    awk -F'\t' 'FNR == 1 { file++; for (i = 1; i <= NF; i++) col[file, $i] = i; if (file == 1) { n = NF; for (i = 1; i <= NF; i++) name[i] = $i }; next }
+        file == 1 { for (i = 2; i <= n; i++) kept[$1, name[i]] = $i; next }
+        { for (i = 2; i <= n; i++) if ($col[2, name[i]] != kept[$1, name[i]]) { printf "%s %s: kept %s, now %s\n", $1, name[i], kept[$1, name[i]], $col[2, name[i]]; bad = 1 } }
+        END { exit bad }' common/cpu/model/validation/counts/harris_transpose.counters.tsv "$out/harris_transpose.tsv"
+    diff common/cpu/model/validation/counts/harris_transpose.mix.tsv "$out/harris_transpose.mix.tsv"
+    diff common/cpu/model/validation/counts/harris_transpose.waits.tsv "$out/harris_transpose.waits.tsv"
+}

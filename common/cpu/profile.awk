@@ -110,7 +110,7 @@ END {
             }
         }
     }
-    printf "Written: %s.tsv, .sites.tsv, .lines.tsv%s and .log\n", shown, has_model ? ", .model.tsv" : ""
+    printf "Written: %s.tsv, .sites.tsv, .lines.tsv%s and .log\n", shown, has_model ? ", .model.tsv, .mix.tsv, .waits.tsv" : ""
     # Per call site, in the order the kernels ran.
     if (sites != "" && (getline line < sites) > 0) {
         printf "\nPer call site (requests, bytes per request, and 64-byte segments or LDS bank cycles per request):\n"

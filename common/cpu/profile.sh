@@ -7,6 +7,7 @@
 #   NN-name.sites.tsv   one row per call site (file:line) and memory space
 #   NN-name.lines.tsv   how often a wave ran each source line, per kernel
 #   NN-name.model.tsv   the model, one row per kernel and device
+#   NN-name.mix.tsv, NN-name.waits.tsv  its compiled-code facts (isa_facts.awk)
 #   NN-name.log         the trainer's own output
 # The model needs hipcc (the gfx906 assembly says what the waves issue);
 # without it the counters come alone, with a note.
@@ -114,4 +115,6 @@ awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$ru
     -f "$here/profile.awk" "$run/model.tsv" "$run/raw.tsv"
 mv -f "$run/table.tsv" "$outdir/$chapter.tsv"
 for part in sites lines model; do mv -f "$run/$part.tsv" "$outdir/$chapter.$part.tsv"; done
+# The model's other inputs, to rerun it (timemodel DEVICES NN.tsv NN.mix.tsv NN.waits.tsv).
+for part in mix waits; do [ -f "$run/isa.$part.tsv" ] && mv -f "$run/isa.$part.tsv" "$outdir/$chapter.$part.tsv"; done
 mv -f "$run/log" "$outdir/$chapter.log"

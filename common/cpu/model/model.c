@@ -80,7 +80,16 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     const double vectorised = c->load_requests > 0 && code->vmem_loads > 0 ? fmin(1, code->vmem_loads / c->load_requests) : 1;
     const double l1_bytes = ((sectors ? c->load_sectors : c->load_segments) * vectorised +
                              (sectors ? c->store_sectors : c->store_segments)) * segment_bytes;
-    out->term_ms[MODEL_TERM_dram] = c->unique_bytes / (d->dram_gbps * 1e9) * 1e3;
+    /* DRAM moves each unique byte once if the L2 holds what the kernel
+     * touches; the more the footprint outgrows the L2, the more of the
+     * segments L2 receives it fetched (or writes back) whole from DRAM: a
+     * strided store fills 4 bytes of a sector that leaves the L2 before its
+     * neighbours arrive. A first-order stand-in for reuse distance: the
+     * fraction of L2's traffic beyond the unique bytes that misses is
+     * 1 - L2 size / footprint. */
+    const double l2_miss = c->unique_bytes > d->l2_bytes ? 1 - d->l2_bytes / c->unique_bytes : 0;
+    out->dram_bytes = c->unique_bytes + (l2_bytes > c->unique_bytes ? (l2_bytes - c->unique_bytes) * l2_miss : 0);
+    out->term_ms[MODEL_TERM_dram] = out->dram_bytes / (d->dram_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l2] = l2_bytes / (d->l2_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l1] =
         l1_bytes / d->l1_bytes_per_clock * cu_factor / d->compute_units * ms_per_cycle;
@@ -102,7 +111,7 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
      * not cover; a barrier costs its own cycles. Resident waves overlap each
      * other's paths, so a SIMD takes one path per batch of them. A load that
      * misses L2 as often as the kernel's unique bytes say pays DRAM's latency. */
-    const double miss = l2_bytes > 0 ? fmin(1, c->unique_bytes / l2_bytes) : 1;
+    const double miss = l2_bytes > 0 ? fmin(1, out->dram_bytes / l2_bytes) : 1;
     const double memory_latency = d->l2_latency_cycles + miss * (d->dram_latency_cycles - d->l2_latency_cycles);
     double path = code->instructions * per_wave * d->valu_issue_cycles, trips = 0;
     for (size_t i = 0; i < wait_count; i++) {
@@ -138,7 +147,8 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     out->launch_bound = out->launch_ms > out->term_ms[out->binding];
     /* Each wave-level run of an instruction is done by the traced wave's lanes: threads per traced wave. */
     out->flops = c->traced_waves > 0 ? code->flops_per_lane * c->threads / c->traced_waves : 0;
-    out->floor_ms = max2(out->term_ms[MODEL_TERM_dram], out->flops / (d->fp32_tflops * 1e12) * 1e3) + out->launch_ms;
+    out->floor_ms = max2(c->unique_bytes / (d->dram_gbps * 1e9) * 1e3, out->flops / (d->fp32_tflops * 1e12) * 1e3) +
+                    out->launch_ms;
 
     /* The binding term in words. */
     const double waves_per_simd_avg = waves_per_launch / simds;
@@ -174,7 +184,11 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
         snprintf(out->why, sizeof out->why, "L2: %.3g MB past L1", l2_bytes / 1e6);
         break;
     case MODEL_TERM_dram:
-        snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes", c->unique_bytes / 1e6);
+        if (out->dram_bytes > 1.05 * c->unique_bytes)
+            snprintf(out->why, sizeof out->why, "memory: %.3g MB from DRAM for %.3g MB of unique bytes (the footprint "
+                     "outgrows the L2: segments come and go whole)", out->dram_bytes / 1e6, c->unique_bytes / 1e6);
+        else
+            snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes", c->unique_bytes / 1e6);
         break;
     default:
         snprintf(out->why, sizeof out->why, "%s issue: %.0f instructions per wave, %.0f wave%s on the busiest SIMD",

@@ -63,7 +63,7 @@ typedef struct {
 
 /* The terms, in the order the tables print them. X(name, what it charges). */
 #define MODEL_TERMS(X)                                                                         \
-    X(dram, "unique bytes at the memory bandwidth")                                            \
+    X(dram, "unique bytes, and L2 traffic the L2 cannot hold, at the memory bandwidth")         \
     X(l2, "bytes past L1 (distinct per block between barriers) at the L2 bandwidth")            \
     X(l1, "segments every request touches, at the L1's bytes per clock per CU")                 \
     X(lds, "LDS bank cycles per CU")                                                           \
@@ -90,6 +90,7 @@ typedef struct {
     double model_ms;               /* the largest term + launch_ms */
     double floor_ms;               /* max(unique bytes / DRAM, FLOPs / peak) + launch_ms */
     double flops;
+    double dram_bytes;             /* what the dram term charges: unique bytes, more if they outgrow the L2 */
     int binding;                   /* MODEL_TERM_* of the largest term */
     int launch_bound;              /* the launches cost more than the largest term */
     double waves;                  /* the device's waves (warps) */

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# make validate-model: the time model against the published times of kernels
+# no one here wrote (README.md beside this file). Per kernel: modelled ms,
+# published ms, their ratio, the term that binds; per set and device: the
+# Spearman rank correlation; and how many rows fall within 0.5x-2x.
+#
+#   validate.sh trace    trace every program again (make profile FILE=..., about
+#                        80 s), keep its counts in counts/, then compare
+#   validate.sh cached   run the model on the counts kept in counts/ (seconds;
+#                        make test's check), then compare
+#   validate.sh check    as cached, and fail unless README.md's table between
+#                        its validation markers is what this prints
+#
+# TIMEMODEL: the model's program (build/tools/timemodel).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+mode=${1:-cached}
+case $mode in trace | cached | check) ;; *) echo "usage: validate.sh trace|cached|check" >&2; exit 2 ;; esac
+timemodel=${TIMEMODEL:-$root/build/tools/timemodel}
+[ -x "$timemodel" ] || { echo "validate: $timemodel is not built (make $timemodel)" >&2; exit 1; }
+published=$here/published.tsv devices=$here/devices.tsv counts=$here/counts
+out=$root/build/profile/validation
+mkdir -p "$out"
+programs=$(awk -F'\t' 'NR > 1 && !/^#/ { print $2 }' "$published" | sort -u)
+
+for file in $programs; do
+    name=${file%.hip}
+    if [ "$mode" = trace ]; then
+        echo "validate: tracing $file" >&2
+        (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 "build/trace/standalone/$name" \
+            STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
+        (cd "$root" && MODEL_DEVICES="$devices" PROFILE_STANDALONE=1 PROFILE_SOURCE="common/cpu/model/validation/$file" \
+            bash common/cpu/profile.sh "build/trace/standalone/$name" "$out" -) >"$out/$name.txt" 2>&1 ||
+            { cat "$out/$name.txt" >&2; echo "validate: the profile of $file failed" >&2; exit 1; }
+        mkdir -p "$counts"
+        # The counts the model reads, without the model's own columns: small, and kept.
+        awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i !~ /_(g80|m2050|k20c|mi210|gfx906|h100)(_ms)?$/) keep[++n] = i }
+            { line = $keep[1]; for (j = 2; j <= n; j++) line = line "\t" $keep[j]; print line }' \
+            "$out/$name.tsv" >"$counts/$name.counters.tsv"
+        cp "$out/$name.mix.tsv" "$counts/$name.mix.tsv"
+        cp "$out/$name.waits.tsv" "$counts/$name.waits.tsv"
+    fi
+    for part in counters mix waits; do
+        [ -f "$counts/$name.$part.tsv" ] || { echo "validate: no $counts/$name.$part.tsv: run validate.sh trace" >&2; exit 1; }
+    done
+    "$timemodel" "$devices" "$counts/$name.counters.tsv" "$counts/$name.mix.tsv" "$counts/$name.waits.tsv" >"$out/$name.model.tsv"
+done
+
+# The table, in the README's words; then the rank correlations.
+table=$(awk -F'\t' -v out="$out" '
+    function spearman(key,    n, i, j, a, b, ra, rb, ma, mb, cov, va, vb) {
+        n = count[key]
+        for (i = 1; i <= n; i++) { a[i] = mod[key, i]; b[i] = pub[key, i] }
+        rank(a, n, ra); rank(b, n, rb)
+        for (i = 1; i <= n; i++) { ma += ra[i] / n; mb += rb[i] / n }
+        for (i = 1; i <= n; i++) { cov += (ra[i] - ma) * (rb[i] - mb); va += (ra[i] - ma) ^ 2; vb += (rb[i] - mb) ^ 2 }
+        return va > 0 && vb > 0 ? sprintf("%.2f", cov / sqrt(va * vb)) : "undefined (ties)"
+    }
+    # rank(v, n, r): ranks from 1, ties sharing their mean rank.
+    function rank(v, n, r,    i, j, less, same) {
+        for (i = 1; i <= n; i++) {
+            less = same = 0
+            for (j = 1; j <= n; j++) { if (v[j] < v[i]) less++; else if (v[j] == v[i]) same++ }
+            r[i] = less + (same + 1) / 2
+        }
+    }
+    FNR == 1 { file++ }
+    file == 1 { if (FNR == 1) { for (i = 1; i <= NF; i++) pc[$i] = i; next } rows[++nrows] = $0; next }
+    FNR == 1 { for (i = 1; i <= NF; i++) mc[$i] = i; next }
+    { model[$mc["kernel"], $mc["device"]] = $mc["model_ms"]; bound[$mc["kernel"], $mc["device"]] = $mc["binding"] }
+    END {
+        print "| set | kernel | device | modelled ms | published ms | model / published | what binds |"
+        print "|---|---|---|---:|---:|---:|---|"
+        for (r = 1; r <= nrows; r++) {
+            split(rows[r], f, "\t")
+            s = f[pc["set"]]; k = f[pc["kernel"]]; d = f[pc["device"]]; p = f[pc["published_ms"]]
+            if (!((k, d) in model)) { printf "validate: no model row for %s on %s\n", k, d > "/dev/stderr"; exit 1 }
+            m = model[k, d]; ratio = m / p
+            within += ratio >= 0.5 && ratio <= 2
+            key = s SUBSEP d
+            if (!(key in count)) order[++groups] = key
+            count[key]++; mod[key, count[key]] = m; pub[key, count[key]] = p
+            printf "| %s | %s | %s | %.4f | %.4f | %.2f | %s |\n", s, k, d, m, p, ratio, bound[k, d]
+        }
+        print ""
+        print "| set | device | kernels | Spearman rank correlation |"
+        print "|---|---|---:|---|"
+        for (g = 1; g <= groups; g++) {
+            split(order[g], sd, SUBSEP)
+            printf "| %s | %s | %d | %s |\n", sd[1], sd[2], count[order[g]], spearman(order[g])
+        }
+        print ""
+        printf "Within 0.5x-2x of the published time: %d of %d rows.\n", within, nrows
+    }' "$published" $(for file in $programs; do echo "$out/${file%.hip}.model.tsv"; done))
+echo "$table"
+if [ "$mode" = check ]; then
+    readme_table=$(awk '/<!-- validation:end/ { inside = 0 } inside { print } /<!-- validation:begin/ { inside = 1 }' "$here/README.md")
+    if [ "$readme_table" != "$table" ]; then
+        echo "validate: $here/README.md's table (between its validation markers) is not what the model gives now:" >&2
+        diff <(echo "$readme_table") <(echo "$table") >&2 || true
+        exit 1
+    fi
+    echo "validate: README.md's table is what the model gives on the kept counts"
+fi
