@@ -69,7 +69,7 @@ EOF
     [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
         "$(printf '100+1\t100+0\t0+1\t100+0\t0+1\t0+0\t0+0\t50+0\t50+1\t0+0\t200+0\t0\t400+5\t10')" ]
     # The loop's wait needs its second load, one instruction before it; the entry's, its s_load.
-    [ "$(tail -n +2 "$dir/waits.tsv" | sort)" = "$(printf 'k\tsmem\tper_wave\t0\nk\tvm\t50\t1')" ]
+    [ "$(tail -n +2 "$dir/waits.tsv" | sort)" = "$(printf 'k\tsmem\tper_wave\t0\tk.hip:10\nk\tvm\t50\t1\tk.hip:12')" ]
 }
 
 @test "model: chapter 01 is bound by the loss's atomic and the gradient's dependent loads" {

@@ -83,30 +83,6 @@ static void memory_terms_and_the_binding_one(void **state) {
     assert_non_null(strstr(r.why, "L1"));
 }
 
-/* A footprint 4 times the toy's 1 MiB L2: of the 8 MiB L2 receives, the 4
- * MiB beyond the unique bytes miss with probability 1 - 1/4, so DRAM moves
- * 4 + 0.75 x 4 = 7 MiB (7,340,032 bytes, 0.0734 ms at 100 GB/s). A
- * footprint the L2 holds moves its unique bytes once. */
-static void dram_counts_what_the_l2_cannot_hold(void **state) {
-    (void)state;
-    ModelDevice d = toy();
-    ModelCounters c = one_wave_per_simd();
-    c.unique_bytes = 4 * 1048576;
-    c.load_phase_segments = 8 * 1048576 / 64;
-    ModelCode code = no_code();
-    ModelResult r;
-    model_kernel(&d, &c, &code, NULL, 0, &r);
-    assert_float_equal(r.dram_bytes, 7340032, 1e-6);
-    assert_float_equal(r.term_ms[MODEL_TERM_dram], 0.07340032, 1e-12);
-    assert_non_null(strstr(r.why, "outgrows the L2"));
-    /* The floor still charges the unique bytes alone. */
-    assert_float_equal(r.floor_ms, 4 * 1048576 / 1e11 * 1e3 + 0.005, 1e-12);
-    c.unique_bytes = 524288;
-    c.load_phase_segments = 8 * 524288 / 64;
-    model_kernel(&d, &c, &code, NULL, 0, &r);
-    assert_float_equal(r.dram_bytes, 524288, 1e-9);
-}
-
 /* The compiler vectorised 4 loads into 1: 1,000 traced requests, 250
  * compiled; the L1 sees a quarter of the traced segment visits (25,000). */
 static void vectorised_loads_touch_fewer_segments(void **state) {
@@ -132,7 +108,7 @@ static void dependent_loads_cost_their_latency(void **state) {
     ModelCounters c = one_wave_per_simd();
     ModelCode code = no_code();
     code.instructions = 8 * 1000;
-    ModelWait wait = {MODEL_WAIT_MEMORY, 8 * 100, 0};
+    ModelWait wait = {MODEL_WAIT_MEMORY, 8 * 100, 0, -1};
     ModelResult r;
     model_kernel(&d, &c, &code, &wait, 1, &r);
     assert_float_equal(r.round_trips_per_wave, 100, 1e-9);
@@ -266,7 +242,6 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(device_figures_are_named_and_all_needed),
         cmocka_unit_test(memory_terms_and_the_binding_one),
-        cmocka_unit_test(dram_counts_what_the_l2_cannot_hold),
         cmocka_unit_test(vectorised_loads_touch_fewer_segments),
         cmocka_unit_test(dependent_loads_cost_their_latency),
         cmocka_unit_test(occupancy_sets_the_batches),

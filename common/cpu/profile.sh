@@ -8,6 +8,7 @@
 #   NN-name.lines.tsv   how often a wave ran each source line, per kernel
 #   NN-name.model.tsv   the model, one row per kernel and device
 #   NN-name.mix.tsv, NN-name.waits.tsv  its compiled-code facts (isa_facts.awk)
+#   NN-name.source.tsv  the source view: each line's share of its kernel's binding term
 #   NN-name.log         the trainer's own output
 # The model needs hipcc (the gfx906 assembly says what the waves issue);
 # without it the counters come alone, with a note.
@@ -89,12 +90,11 @@ if [ -n "${PROFILE_SLICES:-}" ]; then
     done
     [ "$target" -le "$total" ] || target=$total
     mkdir -p "$work/run"
-    for table in raw.tsv isa.mix.tsv isa.waits.tsv; do
+    for table in raw.tsv isa.mix.tsv isa.waits.tsv isa.lines.tsv sites.tsv lines.tsv; do
         [ -f "$work/a/$table" ] || continue
         awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$target" -f "$here/model/extrapolate.awk" \
             "$work/a/$table" "$work/b/$table" >"$work/run/$table"
     done
-    cp "$work/b/sites.tsv" "$work/b/lines.tsv" "$work/run/"
     { echo "counts extended in a straight line from traced runs on $n1 and $n2 images to $target:"; cat "$work/b/log"; } \
         >"$work/run/log"
     images=$target
@@ -106,15 +106,20 @@ fi
 seconds=$(($(date +%s) - start))
 run=$work/run
 if [ -z "$note" ]; then
-    "$timemodel" "${MODEL_DEVICES:-$root/common/cpu/model/devices.tsv}" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" >"$run/model.tsv"
+    "$timemodel" "${MODEL_DEVICES:-$root/common/cpu/model/devices.tsv}" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" \
+        "$run/isa.lines.tsv" "$run/sites.tsv" "$run/shares.tsv" >"$run/model.tsv"
 else
     : >"$run/model.tsv"
 fi
 awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$run/table.tsv" \
     -v sites="$run/sites.tsv" -v seconds="$seconds" -v note="$note" -v shown="$outdir/$chapter" -v scaled="$scaled" \
     -f "$here/profile.awk" "$run/model.tsv" "$run/raw.tsv"
+if [ -s "$run/shares.tsv" ] && [ -z "${PROFILE_NO_SOURCE_VIEW:-}" ]; then
+    awk -F'\t' -v root="$root" -v source="$source" -f "$here/source_view.awk" "$run/shares.tsv" "$run/lines.tsv"
+fi
 mv -f "$run/table.tsv" "$outdir/$chapter.tsv"
 for part in sites lines model; do mv -f "$run/$part.tsv" "$outdir/$chapter.$part.tsv"; done
 # The model's other inputs, to rerun it (timemodel DEVICES NN.tsv NN.mix.tsv NN.waits.tsv).
 for part in mix waits; do [ -f "$run/isa.$part.tsv" ] && mv -f "$run/isa.$part.tsv" "$outdir/$chapter.$part.tsv"; done
+[ -f "$run/shares.tsv" ] && mv -f "$run/shares.tsv" "$outdir/$chapter.source.tsv"
 mv -f "$run/log" "$outdir/$chapter.log"

@@ -7,7 +7,8 @@
 # per-line TSV (HIPCPU_PROFILE_LINES), the compiler's resources per kernel
 # (common/resources.awk's rows: the occupancy), then the assembly (hipcc -S
 # -gline-tables-only, names demangled). Variables: mix and waits, the two TSVs
-# to write.
+# to write; lines_out, if set, a third: per kernel and source line, the
+# instructions it issued by pipe (the source view of make profile-N).
 #
 # How often each instruction ran. The trace build runs the source without
 # unrolling or vectorising; hipcc does both. So a line's memory instructions
@@ -181,7 +182,10 @@ function find_load(k, b, i, q, limit,    count, steps, op, c, best, p, pb, visit
         }
         op = insn_op[k, b, i]; c = class_of(op)
         if ((q == "vm" && c ~ /^vmem/) || (q == "lgkm" && (c == "smem" || c == "lds"))) {
-            if (++count == limit + 1) { found_block = b; found_distance = steps; found_kind = c; return 1 }
+            if (++count == limit + 1) {
+                found_block = b; found_distance = steps; found_kind = c; found_line = insn_line[k, b, i]
+                return 1
+            }
         } else if (c == "wait" && wait_limit(insn_text[k, b, i], q) >= 0) {
             return 0
         }
@@ -219,11 +223,12 @@ function block_runs(k, b,    n, i, op, c, sp, key, copies, runs, best, l, held, 
 END {
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
            "flops_per_lane\tcas_loops\tinstructions\tgfx906_waves_per_simd\n" > mix
-    printf "kernel\tcounter\truns\tdistance\n" > waits
+    printf "kernel\tcounter\truns\tdistance\tline\n" > waits
+    if (lines_out != "") printf "kernel\tline\tvalu\tsalu\tsmem\tvmem\tlds\tbranch\tinstructions\n" > lines_out
     for (x = 1; x <= nk; x++) {
         k = kernels[x]
         if (done[k]++) continue
-        split("", total)
+        split("", total); split("", at_line); split("", line_seen); nlines = 0
         cas = 0
         link_blocks(k)
         for (b = 1; b <= nblocks[k]; b++) {
@@ -237,6 +242,13 @@ END {
                 total[w, c] += r < 0 ? 1 : r
                 total[w, "flops"] += (r < 0 ? 1 : r) * flops_of(op)
                 total[w, "all"] += r < 0 ? 1 : r
+                l = insn_line[k, b, i]
+                if (l != "") {
+                    if (!(l in line_seen)) { line_seen[l] = 1; line_list[++nlines] = l }
+                    cl = c ~ /^vmem/ ? "vmem" : c
+                    at_line[l, w, cl] += r < 0 ? 1 : r
+                    at_line[l, w, "all"] += r < 0 ? 1 : r
+                }
                 if (op ~ /atomic_cmpswap/ && block_target[k, b] != "") cas = 1
             }
         }
@@ -252,8 +264,18 @@ END {
                     rw = runs_of[b]; rl = runs_of[found_block]
                     runs = (rw < 0 || rl < 0) ? -1 : (rw < rl ? rw : rl)
                     counter = q == "vm" ? "vm" : found_kind == "smem" ? "smem" : "lds"
-                    printf "%s\t%s\t%s\t%d\n", k, counter, runs < 0 ? "per_wave" : runs, found_distance > waits
+                    printf "%s\t%s\t%s\t%d\t%s\n", k, counter, runs < 0 ? "per_wave" : runs, found_distance, found_line > waits
                 }
+            }
+        # Per source line: what its instructions issued, for the source view.
+        if (lines_out != "")
+            for (j = 1; j <= nlines; j++) {
+                l = line_list[j]
+                printf "%s\t%s", k, l > lines_out
+                split("valu salu smem vmem lds branch all", lcols, " ")
+                for (q = 1; q <= 7; q++)
+                    printf "\t%.0f+%.0f", at_line[l, "counted", lcols[q]], at_line[l, "per_wave", lcols[q]] > lines_out
+                printf "\n" > lines_out
             }
         printf "%s", k > mix
         split("valu salu smem vmem_load vmem_store vmem_atomic lds branch wait barrier flops", cols, " ")

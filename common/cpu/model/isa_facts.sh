@@ -4,7 +4,8 @@
 # remarks), joined with a trace-build run's per-site and per-line counts.
 #   common/cpu/model/isa_facts.sh SOURCE SITES.tsv LINES.tsv OUT_PREFIX [HIPCC FLAGS...]
 # Writes OUT_PREFIX.gfx906.s (the assembly, mangled, with line tables),
-# OUT_PREFIX.mix.tsv and OUT_PREFIX.waits.tsv. HIPCC: the compiler (hipcc).
+# OUT_PREFIX.mix.tsv, OUT_PREFIX.waits.tsv and OUT_PREFIX.lines.tsv (per
+# source line, for the source view). HIPCC: the compiler (hipcc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source=$1 sites=$2 lines=$3 out=$4
@@ -19,5 +20,6 @@ if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP
     exit 1
 fi
 c++filt <"$log" | awk -v chapter=- -f "$here/../../resources.awk" >"$out.resources.tsv"
-c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -f "$here/isa_facts.awk" \
+c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \
+    -f "$here/isa_facts.awk" \
     "$sites" "$lines" "$out.resources.tsv" -

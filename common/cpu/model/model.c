@@ -50,6 +50,21 @@ static double imbalance(double items, double units) {
 
 static const char *plural(double n) { return fabs(n - 1) < 1e-9 ? "" : "s"; }
 
+/* A load's latency: L2's, or DRAM's as often as the traffic past L1 misses. */
+static double memory_latency(const ModelDevice *d, double dram_bytes, double l2_bytes) {
+    const double miss = l2_bytes > 0 ? fmin(1, dram_bytes / l2_bytes) : 1;
+    return d->l2_latency_cycles + miss * (d->dram_latency_cycles - d->l2_latency_cycles);
+}
+
+/* The cycles a wait leaves a wave waiting: its latency less what the
+ * instructions since the load covered. */
+static double exposed(const ModelDevice *d, const ModelWait *w, double memory) {
+    const double latency = w->counter == MODEL_WAIT_MEMORY ? memory
+                           : w->counter == MODEL_WAIT_LDS  ? d->lds_latency_cycles
+                                                           : d->scalar_latency_cycles;
+    return max2(0, latency - w->distance * d->valu_issue_cycles);
+}
+
 void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const ModelWait *waits,
                   size_t wait_count, ModelResult *out) {
     memset(out, 0, sizeof *out);
@@ -80,15 +95,7 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     const double vectorised = c->load_requests > 0 && code->vmem_loads > 0 ? fmin(1, code->vmem_loads / c->load_requests) : 1;
     const double l1_bytes = ((sectors ? c->load_sectors : c->load_segments) * vectorised +
                              (sectors ? c->store_sectors : c->store_segments)) * segment_bytes;
-    /* DRAM moves each unique byte once if the L2 holds what the kernel
-     * touches; the more the footprint outgrows the L2, the more of the
-     * segments L2 receives it fetched (or writes back) whole from DRAM: a
-     * strided store fills 4 bytes of a sector that leaves the L2 before its
-     * neighbours arrive. A first-order stand-in for reuse distance: the
-     * fraction of L2's traffic beyond the unique bytes that misses is
-     * 1 - L2 size / footprint. */
-    const double l2_miss = c->unique_bytes > d->l2_bytes ? 1 - d->l2_bytes / c->unique_bytes : 0;
-    out->dram_bytes = c->unique_bytes + (l2_bytes > c->unique_bytes ? (l2_bytes - c->unique_bytes) * l2_miss : 0);
+    out->dram_bytes = c->unique_bytes;
     out->term_ms[MODEL_TERM_dram] = out->dram_bytes / (d->dram_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l2] = l2_bytes / (d->l2_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l1] =
@@ -111,14 +118,10 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
      * not cover; a barrier costs its own cycles. Resident waves overlap each
      * other's paths, so a SIMD takes one path per batch of them. A load that
      * misses L2 as often as the kernel's unique bytes say pays DRAM's latency. */
-    const double miss = l2_bytes > 0 ? fmin(1, out->dram_bytes / l2_bytes) : 1;
-    const double memory_latency = d->l2_latency_cycles + miss * (d->dram_latency_cycles - d->l2_latency_cycles);
+    out->memory_latency = memory_latency(d, out->dram_bytes, l2_bytes);
     double path = code->instructions * per_wave * d->valu_issue_cycles, trips = 0;
     for (size_t i = 0; i < wait_count; i++) {
-        const double latency = waits[i].counter == MODEL_WAIT_MEMORY ? memory_latency
-                               : waits[i].counter == MODEL_WAIT_LDS  ? d->lds_latency_cycles
-                                                                      : d->scalar_latency_cycles;
-        path += waits[i].runs * per_wave * max2(0, latency - waits[i].distance * d->valu_issue_cycles);
+        path += waits[i].runs * per_wave * exposed(d, &waits[i], out->memory_latency);
         if (waits[i].counter == MODEL_WAIT_MEMORY) trips += waits[i].runs * per_wave;
     }
     if (c->blocks > 0) path += c->barriers / c->blocks * d->barrier_cycles;
@@ -184,10 +187,6 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
         snprintf(out->why, sizeof out->why, "L2: %.3g MB past L1", l2_bytes / 1e6);
         break;
     case MODEL_TERM_dram:
-        if (out->dram_bytes > 1.05 * c->unique_bytes)
-            snprintf(out->why, sizeof out->why, "memory: %.3g MB from DRAM for %.3g MB of unique bytes (the footprint "
-                     "outgrows the L2: segments come and go whole)", out->dram_bytes / 1e6, c->unique_bytes / 1e6);
-        else
             snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes", c->unique_bytes / 1e6);
         break;
     default:
@@ -200,4 +199,34 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
                                                       : code->branch) * per_wave,
                  simd_waves * launches, plural(simd_waves * launches));
     }
+}
+
+void model_line_shares(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const ModelWait *waits,
+                       size_t wait_count, const ModelResult *r, const ModelLine *lines, size_t line_count,
+                       double *share) {
+    (void)c;
+    (void)code;
+    double total = 0;
+    for (size_t i = 0; i < line_count; i++) {
+        const ModelLine *l = &lines[i];
+        double v = 0;
+        switch (r->binding) {
+        case MODEL_TERM_dram: case MODEL_TERM_l2: case MODEL_TERM_l1: v = l->segments; break;
+        case MODEL_TERM_lds: v = l->lds_bank_cycles; break;
+        case MODEL_TERM_atomic: v = l->atomics; break;
+        case MODEL_TERM_valu: v = l->valu; break;
+        case MODEL_TERM_salu: v = l->salu; break;
+        case MODEL_TERM_smem: v = l->smem; break;
+        case MODEL_TERM_vmem: v = l->vmem; break;
+        case MODEL_TERM_branch: v = l->branch; break;
+        default: v = l->instructions * d->valu_issue_cycles; /* latency: the waits are added below */
+        }
+        share[i] = r->launch_bound ? 0 : v;
+    }
+    if (r->binding == MODEL_TERM_latency && !r->launch_bound)
+        for (size_t i = 0; i < wait_count; i++)
+            if (waits[i].line >= 0 && (size_t)waits[i].line < line_count)
+                share[waits[i].line] += waits[i].runs * exposed(d, &waits[i], r->memory_latency);
+    for (size_t i = 0; i < line_count; i++) total += share[i];
+    for (size_t i = 0; i < line_count; i++) share[i] = total > 0 ? share[i] / total : 0;
 }

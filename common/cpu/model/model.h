@@ -59,11 +59,20 @@ typedef struct {
     int counter;                   /* MODEL_WAIT_* */
     double runs;                   /* times it ran, summed over traced waves */
     double distance;               /* instructions the wave issued between the load and it */
+    int line;                      /* the load's source line, an index into model_line_shares' lines; -1: none */
 } ModelWait;
+
+/* What one source line of a kernel did, for the source view: its share of
+ * each term's counter (sums over traced waves, like ModelCode's). */
+typedef struct {
+    double segments;               /* global segments (sectors) its requests touched */
+    double lds_bank_cycles, atomics;
+    double valu, salu, smem, vmem, branch, instructions; /* compiled instructions it issued */
+} ModelLine;
 
 /* The terms, in the order the tables print them. X(name, what it charges). */
 #define MODEL_TERMS(X)                                                                         \
-    X(dram, "unique bytes, and L2 traffic the L2 cannot hold, at the memory bandwidth")         \
+    X(dram, "unique bytes at the memory bandwidth")                                            \
     X(l2, "bytes past L1 (distinct per block between barriers) at the L2 bandwidth")            \
     X(l1, "segments every request touches, at the L1's bytes per clock per CU")                 \
     X(lds, "LDS bank cycles per CU")                                                           \
@@ -90,7 +99,7 @@ typedef struct {
     double model_ms;               /* the largest term + launch_ms */
     double floor_ms;               /* max(unique bytes / DRAM, FLOPs / peak) + launch_ms */
     double flops;
-    double dram_bytes;             /* what the dram term charges: unique bytes, more if they outgrow the L2 */
+    double dram_bytes;             /* what the dram term charges: the unique bytes */
     int binding;                   /* MODEL_TERM_* of the largest term */
     int launch_bound;              /* the launches cost more than the largest term */
     double waves;                  /* the device's waves (warps) */
@@ -98,12 +107,22 @@ typedef struct {
     double fill;                   /* waves per launch / (SIMDs x occupancy): below 1, idle slots */
     double resident;               /* waves per SIMD at a time */
     double round_trips_per_wave;   /* dependent waits on memory, per wave */
+    double memory_latency;         /* cycles of a global load, L2's and DRAM's mixed as the traffic misses */
     double path_cycles_per_wave;   /* latency term: one wave's cycles */
     char why[256];                 /* the binding term in words */
 } ModelResult;
 
 void model_kernel(const ModelDevice *device, const ModelCounters *counters, const ModelCode *code,
                   const ModelWait *waits, size_t wait_count, ModelResult *out);
+
+/* The source view: each line's share (0 to 1) of the term that binds r, by
+ * that term's own counter: segments for dram, l2 and l1, bank cycles for
+ * lds, atomics, a pipe's instructions; for latency, the line's instructions
+ * at the issue rate plus the exposed waits on its loads. All 0 when the
+ * launches bind. */
+void model_line_shares(const ModelDevice *device, const ModelCounters *counters, const ModelCode *code,
+                       const ModelWait *waits, size_t wait_count, const ModelResult *result, const ModelLine *lines,
+                       size_t line_count, double *share);
 
 /* Sets a figure by name; 0 if the model has no figure of that name. */
 int model_device_set(ModelDevice *device, const char *figure, double value);

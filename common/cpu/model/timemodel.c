@@ -1,13 +1,18 @@
 /* timemodel: the time model (model.h) over a profiled run, one row per kernel
  * and device, as TSV on standard output.
  *
- *   timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv
+ *   timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv [LINES.tsv SITES.tsv SHARES.tsv]
  *
  * DEVICES.tsv: devices.tsv beside this file (device, figure, value, ...).
  * COUNTERS.tsv: the trace build's HIPCPU_PROFILE table. MIX.tsv and
  * WAITS.tsv: isa_facts.awk's. Every table is read by column name; a count
  * written "A+B" is A counted runs plus B runs per wave (multiplied by the
- * kernel's traced waves). */
+ * kernel's traced waves).
+ *
+ * With the three more tables, also the source view: LINES.tsv is
+ * isa_facts.awk's per-line instruction table, SITES.tsv the trace's per-site
+ * one (HIPCPU_PROFILE_SITES); SHARES.tsv gets one row per kernel, device and
+ * source line: the line's share of the term that binds, and its counters. */
 #include "model.h"
 
 #include <errno.h>
@@ -19,6 +24,7 @@
 #define MAX_FIELDS 64
 #define MAX_KERNELS 64
 #define MAX_WAITS 4096
+#define MAX_LINES 512
 
 static const char *program = "timemodel";
 
@@ -106,12 +112,42 @@ typedef struct {
     ModelCounters counters;
     ModelCode code;
     ModelWait waits[MAX_WAITS];
+    char wait_line[MAX_WAITS][96]; /* the load's line, file name:line */
     size_t wait_count;
     int has_code;
+    /* The source view's lines: "file name:line" keys, the path to show, counts. */
+    char line_key[MAX_LINES][96];
+    char line_path[MAX_LINES][256];
+    ModelLine lines[MAX_LINES];
+    double line_trips[MAX_LINES];
+    size_t line_count;
 } Kernel;
 
 static Kernel kernels[MAX_KERNELS];
 static int kernel_count;
+
+/* "dir/file.hip:30" -> "file.hip:30", the key both tables share. */
+static const char *line_key(const char *location) {
+    const char *slash = strrchr(location, '/');
+    return slash ? slash + 1 : location;
+}
+
+/* The index of a kernel's source line, added if new; -1 when the view is full. */
+static int line_index(Kernel *k, const char *location) {
+    const char *key = line_key(location);
+    for (size_t i = 0; i < k->line_count; i++)
+        if (strcmp(k->line_key[i], key) == 0) {
+            if (strchr(location, '/') && !strchr(k->line_path[i], '/'))
+                snprintf(k->line_path[i], sizeof k->line_path[i], "%s", location);
+            return (int)i;
+        }
+    if (k->line_count == MAX_LINES) return -1;
+    snprintf(k->line_key[k->line_count], sizeof k->line_key[0], "%s", key);
+    snprintf(k->line_path[k->line_count], sizeof k->line_path[0], "%s", location);
+    memset(&k->lines[k->line_count], 0, sizeof k->lines[0]);
+    k->line_trips[k->line_count] = 0;
+    return (int)k->line_count++;
+}
 
 static Kernel *find_kernel(const char *name) {
     for (int i = 0; i < kernel_count; i++)
@@ -120,10 +156,11 @@ static Kernel *find_kernel(const char *name) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv\n", program);
+    if (argc != 5 && argc != 8) {
+        fprintf(stderr, "usage: %s DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv [LINES.tsv SITES.tsv SHARES.tsv]\n", program);
         return 2;
     }
+    const int view = argc == 8;
     /* Devices, in the order the table gives them. */
     ModelDevice devices[8];
     int device_count = 0;
@@ -211,8 +248,60 @@ int main(int argc, char **argv) {
         const char *runs = cell(&t, "runs");
         wait->runs = strcmp(runs, "per_wave") == 0 ? k->counters.traced_waves : count(&t, "runs", 0);
         wait->distance = count(&t, "distance", 0);
+        wait->line = -1;
+        snprintf(k->wait_line[k->wait_count - 1], sizeof k->wait_line[0], "%s",
+                 view ? cell(&t, "line") : "");
     }
     fclose(t.f);
+
+    if (view) {
+        /* The compiled code's instructions, per line. */
+        open_table(&t, argv[5]);
+        while (next_row(&t)) {
+            Kernel *k = find_kernel(cell(&t, "kernel"));
+            if (!k) continue;
+            const int i = line_index(k, cell(&t, "line"));
+            if (i < 0) continue;
+            const double w = k->counters.traced_waves;
+            ModelLine *l = &k->lines[i];
+            l->valu += count(&t, "valu", w);
+            l->salu += count(&t, "salu", w);
+            l->smem += count(&t, "smem", w);
+            l->vmem += count(&t, "vmem", w);
+            l->branch += count(&t, "branch", w);
+            l->instructions += count(&t, "instructions", w);
+        }
+        fclose(t.f);
+        /* The trace's sites, per line: segments (sectors on NVIDIA), bank cycles, atomics. */
+        open_table(&t, argv[6]);
+        while (next_row(&t)) {
+            Kernel *k = find_kernel(cell(&t, "kernel"));
+            if (!k) continue;
+            const int i = line_index(k, cell(&t, "site"));
+            if (i < 0) continue;
+            ModelLine *l = &k->lines[i];
+            if (strcmp(cell(&t, "space"), "global") == 0) l->segments += count(&t, "segments", 0);
+            l->lds_bank_cycles += count(&t, "bank_cycles", 0);
+            l->atomics += count(&t, "atomics", 0);
+        }
+        fclose(t.f);
+        for (int n = 0; n < kernel_count; n++) {
+            Kernel *k = &kernels[n];
+            for (size_t j = 0; j < k->wait_count; j++) {
+                if (!k->wait_line[j][0]) continue;
+                k->waits[j].line = line_index(k, k->wait_line[j]);
+                if (k->waits[j].line >= 0 && k->waits[j].counter == MODEL_WAIT_MEMORY)
+                    k->line_trips[k->waits[j].line] += k->waits[j].runs;
+            }
+        }
+    }
+    FILE *shares = NULL;
+    if (view) {
+        shares = fopen(argv[7], "w");
+        if (!shares) die(argv[7], strerror(errno));
+        fprintf(shares, "kernel\tdevice\tline\tshare\tbinding\tsegments\tlds_bank_cycles\tatomics\t"
+                        "instructions_per_wave\tround_trips_per_wave\ttraced_waves\n");
+    }
 
     printf("kernel\tdevice\tmodel_ms\tfloor_ms\tbinding\tlaunch_ms");
     for (int i = 0; i < MODEL_TERM_COUNT; i++) printf("\t%s_ms", model_term_names[i]);
@@ -230,6 +319,17 @@ int main(int argc, char **argv) {
              * assumes its most waves per SIMD (README: Limits). */
             if (strcmp(devices[d].name, "gfx906") != 0) code.waves_per_simd = 0;
             model_kernel(&devices[d], &k->counters, &code, k->waits, k->wait_count, &r);
+            if (shares) {
+                double share[MAX_LINES];
+                model_line_shares(&devices[d], &k->counters, &code, k->waits, k->wait_count, &r, k->lines,
+                                  k->line_count, share);
+                const double per_wave = k->counters.traced_waves > 0 ? 1 / k->counters.traced_waves : 0;
+                for (size_t i = 0; i < k->line_count; i++)
+                    fprintf(shares, "%s\t%s\t%s\t%.4f\t%s\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\n", k->name, devices[d].name,
+                            k->line_path[i], share[i], r.launch_bound ? "launch" : model_term_names[r.binding],
+                            k->lines[i].segments, k->lines[i].lds_bank_cycles, k->lines[i].atomics,
+                            k->lines[i].instructions * per_wave, k->line_trips[i] * per_wave, k->counters.traced_waves);
+            }
             printf("%s\t%s\t%.6f\t%.6f\t%s\t%.6f", k->name, devices[d].name, r.model_ms, r.floor_ms,
                    r.launch_bound ? "launch" : model_term_names[r.binding], r.launch_ms);
             for (int term = 0; term < MODEL_TERM_COUNT; term++) printf("\t%.6f", r.term_ms[term]);
@@ -237,5 +337,6 @@ int main(int argc, char **argv) {
                    r.round_trips_per_wave, r.path_cycles_per_wave, r.why);
         }
     }
+    if (shares && fclose(shares) != 0) die(argv[7], strerror(errno));
     return 0;
 }
