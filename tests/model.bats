@@ -188,3 +188,32 @@ EOF
     diff common/cpu/model/validation/counts/harris_transpose.mix.tsv "$out/harris_transpose.mix.tsv"
     diff common/cpu/model/validation/counts/harris_transpose.waits.tsv "$out/harris_transpose.waits.tsv"
 }
+
+@test "make profile FILE=: a template kernel is modelled; a program hipcc cannot compile gets its counts and a note" {
+    local dir=$BATS_TEST_TMPDIR
+    cat >"$dir/strided.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+template <int STRIDE> __global__ void strided(const float *in, float *out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i * STRIDE];
+}
+int main() {
+    float *in, *out;
+    if (hipMalloc(&in, 4 << 20) != hipSuccess || hipMalloc(&out, 1 << 20) != hipSuccess) return 1;
+    hipLaunchKernelGGL(strided<4>, dim3(1024), dim3(256), 0, 0, in, out);
+    return hipDeviceSynchronize() != hipSuccess;
+}
+HIP
+    run make --no-print-directory profile FILE="$dir/strided.hip"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # The compiler calls it strided<4>, the launch strided<4>: one kernel, modelled.
+    [ "$(awk -F'\t' '$1 == "strided<4>"' build/profile/standalone/strided.model.tsv | wc -l)" -eq 2 ]
+    # hipcpu_wave_uniform is the executor's, not HIP's: hipcc refuses it.
+    printf '#include <hip/hip_runtime.h>\n__global__ void k(float *o) { o[threadIdx.x] = hipcpu_wave_uniform(1.0f); }\nint main() { float *o; if (hipMalloc(&o, 256) != hipSuccess) return 1; hipLaunchKernelGGL(k, 1, 64, 0, 0, o); return hipDeviceSynchronize() != hipSuccess; }\n' >"$dir/cpuonly.hip"
+    run make --no-print-directory profile FILE="$dir/cpuonly.hip"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"no model: hipcc could not compile $dir/cpuonly.hip for gfx906"* ]]
+    grep -Eq '^k +1 +1 ' <<<"$output"
+}

@@ -149,9 +149,27 @@ static int line_index(Kernel *k, const char *location) {
     return (int)k->line_count++;
 }
 
+/* A kernel name without spaces and without the suffixes of integer literals:
+ * the compiler names a template kernel "reduce<128u>", the launch "reduce<128>". */
+static void plain_name(const char *name, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *p = name; *p && n + 1 < size; p++) {
+        if (*p == ' ') continue;
+        if (strchr("uUlL", *p) && p > name && p[-1] >= '0' && p[-1] <= '9') continue;
+        out[n++] = *p;
+    }
+    out[n] = '\0';
+}
+
 static Kernel *find_kernel(const char *name) {
     for (int i = 0; i < kernel_count; i++)
         if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
+    char wanted[256], have[256];
+    plain_name(name, wanted, sizeof wanted);
+    for (int i = 0; i < kernel_count; i++) {
+        plain_name(kernels[i].name, have, sizeof have);
+        if (strcmp(have, wanted) == 0) return &kernels[i];
+    }
     return NULL;
 }
 
@@ -308,9 +326,10 @@ int main(int argc, char **argv) {
     printf("\tflops\twaves\toccupancy\tfill\tresident_waves_per_simd\tround_trips_per_wave\tpath_cycles_per_wave\twhy\n");
     for (int i = 0; i < kernel_count; i++) {
         Kernel *k = &kernels[i];
-        if (!k->has_code) {
-            fprintf(stderr, "%s: %s: no compiled-code facts for kernel '%s'\n", program, argv[3], k->name);
-            return 1;
+        if (!k->has_code) { /* not modelled, said, and the others still are */
+            fprintf(stderr, "%s: %s: no compiled-code facts for kernel '%s': it is not modelled\n", program, argv[3],
+                    k->name);
+            continue;
         }
         for (int d = 0; d < device_count; d++) {
             ModelResult r;
