@@ -43,3 +43,15 @@ gpu_check() {
     [ -n "${GPU_PLATFORM:-}" ] || skip "no GPU: set HIP_PLATFORM=amd or nvidia on a machine with one"
     check_chapter "$(chapter_binary "$1" "$GPU_BUILD")" "$2"
 }
+
+# chapter_profile NN IMAGES: where chapter NN's make profile files are (the
+# path without .tsv), after a run on IMAGES images, made once per file of tests.
+chapter_profile() {
+    local binary out="$BATS_FILE_TMPDIR/profile-$1-$2"
+    binary=$(chapter_binary "$1" build/trace)
+    if [ ! -f "$out/$(basename "$binary").tsv" ]; then
+        bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
+            { cat "$out.txt"; return 1; }
+    fi
+    echo "$out/$(basename "$binary")"
+}

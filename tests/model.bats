@@ -10,16 +10,7 @@ load helpers
 
 TIMEMODEL=build/tools/timemodel
 
-# profile NN IMAGES: chapter NN's profile folder after a run on IMAGES images.
-profile() {
-    local binary out="$BATS_FILE_TMPDIR/model-$1-$2"
-    binary=$(chapter_binary "$1" build/trace)
-    if [ ! -f "$out/$(basename "$binary").model.tsv" ]; then
-        bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
-            { cat "$out.txt"; return 1; }
-    fi
-    echo "$out/$(basename "$binary")"
-}
+profile() { chapter_profile "$@"; } # chapter NN's profile files, without .tsv (helpers.bash)
 
 # value PREFIX KERNEL DEVICE COLUMN: one cell of a chapter's model table.
 value() {

@@ -479,7 +479,7 @@ tracked_state() {
     [[ "$output" == *"unset COMPARE_LIMIT and PLOT_LIMIT"* ]]
     run make --no-print-directory help HIP_PLATFORM=cpu
     grep -Eq '^  make figures +redraw the committed pictures and tables in plots/' <<<"$output"
-    grep -Eq '^  make compare +time every chapter: COMPARE_DIR/compare.tsv' <<<"$output"
+    grep -Eq '^  make compare +time every chapter; without a GPU, chart the time model' <<<"$output"
     grep -Eq '^  COMPARE_DIR=build/compare +make compare' <<<"$output"
 }
 

@@ -5,16 +5,8 @@
 
 load helpers
 
-# profile NN IMAGES: chapter NN's profile TSV path, after a run on IMAGES images.
-profile() {
-    local binary out="$BATS_FILE_TMPDIR/profile-$1-$2"
-    binary=$(chapter_binary "$1" build/trace)
-    if [ ! -f "$out/$(basename "$binary").tsv" ]; then
-        bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
-            { cat "$out.txt"; return 1; }
-    fi
-    echo "$out/$(basename "$binary").tsv"
-}
+# profile NN IMAGES: chapter NN's profile TSV, after a run on IMAGES images.
+profile() { echo "$(chapter_profile "$1" "$2").tsv"; }
 
 # counter TSV KERNEL COLUMN: one counter of one kernel.
 counter() {
