@@ -151,7 +151,7 @@ $(DERIVED:%=$(GENERATED)/%/train.hip): $(GENERATED)/%/train.hip: common/derive_c
 $(BUILD)/chapters/%.o: $(GENERATED)/%.hip $(HEADERS) | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
 	$(HIP_COMPILE) $(INSTRUMENT) -c $< -o $@
-$(BUILD)/executor.o: common/cpu/hipcpu.cpp $(if $(TRACE),common/cpu/trace.cpp) $(wildcard common/cpu/fiber_$(shell uname -m).S) $(HEADERS)
+$(BUILD)/executor.o: common/cpu/hipcpu.cpp $(if $(TRACE),$(wildcard common/cpu/trace*.cpp)) $(wildcard common/cpu/fiber_$(shell uname -m).S) $(HEADERS)
 	@mkdir -p $(@D)
 	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -c $(file) -o $(@D)/$(notdir $(file:.cpp=.o)) &&) true
 	$(foreach file,$(filter %.S,$^),$(CC) $(SAN_FLAGS) -c $(file) -o $(@D)/fiber.o)

@@ -1,0 +1,170 @@
+/* The tracer's parts (trace.cpp and trace_*.cpp), and what they share: the
+ * trace build's internals, not an interface (trace.h is the executor's).
+ *
+ *   trace.cpp           settings, every access, the executor's hooks and the
+ *                       kernel code's entry points (the callbacks)
+ *   trace_symbols.cpp   call sites, and addresses to file:line (addr2line)
+ *                       or to a __shared__ variable's name (nm)
+ *   trace_memory.cpp    the device allocations and the shared section
+ *   trace_requests.cpp  lanes in step, their wave-level requests, the
+ *                       counters, basic-block runs
+ *   trace_race.cpp      the race and uninitialised-read checks
+ *   trace_report.cpp    HIPCPU_PROFILE's tables */
+#ifndef HIPCPU_TRACE_INTERNAL_H
+#define HIPCPU_TRACE_INTERNAL_H
+
+#include <hip/hip_runtime.h>
+
+#include "trace.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace hipcpu_trace {
+
+constexpr unsigned kWave = HIPCPU_WAVE_SIZE;
+constexpr unsigned kMaxThreads = 1024;
+constexpr unsigned kMaxWaves = kMaxThreads / kWave;
+constexpr unsigned kMaxSites = 2048;  /* distinct call sites in one program */
+constexpr unsigned kMaxOpenGroups = 4096; /* per wave; the oldest is counted when full */
+constexpr unsigned kMergeLimit = 16;  /* bytes: the widest access a lane makes (dwordx4) */
+constexpr unsigned kLogLength = 64;   /* accesses a lane makes before it stops for its wave */
+
+enum Space : uint8_t { kGlobal, kShared };
+enum Kind : uint8_t { kLoad, kStore, kAtomic };
+const char *const kKindName[] = {"load", "store", "atomic"};
+const char *const kSpaceName[] = {"global", "shared"};
+
+struct SiteStats {
+    uint64_t requests, lanes, bytes, segments, sectors, bank_cycles, atomics;
+};
+
+struct Site {
+    uintptr_t pc;
+    std::string kernel;   /* the kernel it was first seen in */
+    std::string location; /* "file:line", resolved when needed */
+    int line_id;          /* location as a number, for merging; -1 unresolved */
+    bool no_line;         /* the compiler gave it no source line: a load it moved (see race_check) */
+    uintptr_t first_addr; /* the first address it accessed */
+    std::string buffer;   /* the device buffer of that address, or empty (shared) */
+    uint8_t kind;
+    SiteStats stats[2];   /* by Space */
+};
+
+/* The race check's record of one byte: per barrier phase of a block, which
+ * threads wrote and read it; per launch, which blocks did. Thread and block
+ * numbers are +1 (0: none). */
+struct Shadow {
+    uint32_t phase, launch;
+    uint16_t writer, reader, reader2;
+    uint16_t writer_site, reader_site, reader2_site;
+    uint32_t block_writer, block_reader, block_reader2;
+    uint16_t block_writer_thread, block_reader_thread, block_reader2_thread;
+    uint16_t block_writer_site, block_reader_site, block_reader2_site;
+};
+
+struct Alloc {
+    uintptr_t base, end;
+    std::string name;
+    uint64_t *touched;  /* profile: a bit per byte touched in this launch */
+    bool touched_dirty;
+    Shadow *shadow;     /* race check */
+};
+
+struct KernelStats {
+    std::string name;
+    hipcpu_kernel_counters c;         /* trace.h's list */
+    std::vector<uint64_t> block_runs; /* [guard]: wave-level runs of each basic block */
+};
+
+struct Access {
+    uintptr_t addr;
+    uint64_t merged;  /* a bit per call site (modulo 64) widened into it */
+    uint32_t site, n;
+    uint16_t size;
+    uint8_t kind, space;
+    bool valid;
+};
+
+/* A lane's accesses since its wave's last round. The last one is still open:
+ * the next, if contiguous, widens it. */
+struct Lane {
+    Access log[kLogLength];
+    unsigned length;
+    bool stopped;  /* stopped with a full log in this round */
+    std::vector<uint32_t> counted; /* sites with a count, to reset */
+};
+
+/* The lanes of one wave at one site for the n-th time: one request. */
+struct Group {
+    uint32_t site, n;
+    uint8_t kind, space;
+    unsigned count;
+    uint64_t joined; /* a bit per lane that has joined */
+    uint64_t age;
+    uintptr_t addr[kWave];
+    uint16_t size[kWave];
+    uint8_t lane[kWave];
+};
+
+/* ---- trace.cpp: settings ---------------------------------------------------- */
+extern bool profile_on, race_on;
+extern std::string profile_path, sites_path, lines_path;
+extern bool active; /* in a launch, with a mode on */
+
+/* ---- trace_symbols.cpp ------------------------------------------------------ */
+extern std::vector<Site> sites;
+extern const char *current_kernel;
+void resolve(Site &site);                                /* site.location: "file:line" */
+uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr); /* a call site's index, made at first sight */
+std::string shared_variable(uintptr_t addr, uintptr_t *offset);
+std::string line_of_block(uintptr_t pc);
+
+/* ---- trace_memory.cpp ------------------------------------------------------- */
+extern std::vector<Alloc> allocs; /* sorted by base */
+extern Alloc *recent_alloc[2];
+extern uintptr_t shared_lo, shared_size;
+extern Shadow *shared_shadow;
+extern uint32_t *shared_written; /* block stamp of the last write, per shared byte */
+Alloc *find_alloc(uintptr_t addr);
+std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
+std::string describe_global(uintptr_t addr);
+std::string describe_shared(uintptr_t addr);
+void mark_touched(Alloc *a, uintptr_t addr, unsigned size);
+
+/* ---- trace_requests.cpp ----------------------------------------------------- */
+extern std::vector<KernelStats> kernels;
+extern KernelStats *kernel;
+extern std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
+extern uint32_t guard_total;
+extern std::vector<uintptr_t> guard_pc;
+extern std::vector<uint32_t> guard_lane_runs, guard_wave_most;
+extern std::vector<uint32_t> guards_touched[kMaxThreads];
+extern bool counting_blocks;
+extern Lane lane_state[kMaxThreads];
+extern std::vector<uint32_t> site_counts;
+extern std::vector<Group> open_groups[kMaxWaves];
+void end_phase();
+void count_request(const Group &g);
+void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint);
+void end_block_counts(unsigned first, unsigned lanes);
+void reset_counts(unsigned thread);
+void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site);
+
+/* ---- trace_race.cpp --------------------------------------------------------- */
+extern uint32_t phase_stamp, block_stamp, launch_stamp;
+extern uint64_t block_linear;
+void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a, uint32_t site);
+
+/* ---- trace_report.cpp ------------------------------------------------------- */
+void write_profile();
+
+} /* namespace hipcpu_trace */
+
+#endif

@@ -1,0 +1,89 @@
+/* The tracer's view of memory: the device allocations (by address, with the
+ * names the harness gave them) and the __shared__ section. trace_internal.h:
+ * the parts. */
+#include "trace_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+
+namespace hipcpu_trace {
+
+/* ---- Memory: device allocations and the shared section ------------------------ */
+
+
+
+std::vector<Alloc> allocs; /* sorted by base */
+uintptr_t shared_lo, shared_size;
+Shadow *shared_shadow;
+uint32_t *shared_written; /* block stamp of the last write, per shared byte */
+
+Alloc *find_alloc_slow(uintptr_t addr) {
+    size_t lo = 0, hi = allocs.size();
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (allocs[mid].end <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < allocs.size() && addr >= allocs[lo].base ? &allocs[lo] : nullptr;
+}
+
+/* Kernels alternate between a few buffers: remember the last two. */
+Alloc *recent_alloc[2];
+
+Alloc *find_alloc(uintptr_t addr) {
+    for (Alloc *a : recent_alloc)
+        if (a && addr - a->base < a->end - a->base) return a;
+    Alloc *a = find_alloc_slow(addr);
+    if (a) {
+        recent_alloc[1] = recent_alloc[0];
+        recent_alloc[0] = a;
+    }
+    return a;
+}
+
+std::string buffer_name_at(uintptr_t addr) {
+    Alloc *a = find_alloc(addr);
+    return !a ? "" : a->name.empty() ? "unnamed buffer" : a->name;
+}
+
+std::string describe_global(uintptr_t addr) {
+    Alloc *a = find_alloc(addr);
+    char text[512];
+    if (!a) return "device memory";
+    snprintf(text, sizeof text, "device buffer '%s' (byte %lu of %lu)",
+             a->name.empty() ? "unnamed" : a->name.c_str(), (unsigned long)(addr - a->base),
+             (unsigned long)(a->end - a->base));
+    return text;
+}
+
+std::string describe_shared(uintptr_t addr) {
+    uintptr_t offset;
+    std::string name = shared_variable(addr, &offset);
+    char text[1024];
+    if (name.empty())
+        snprintf(text, sizeof text, "__shared__ memory (byte %lu of the section)", (unsigned long)(addr - shared_lo));
+    else
+        snprintf(text, sizeof text, "__shared__ %s, byte %lu", name.c_str(), (unsigned long)offset);
+    return text;
+}
+
+void mark_touched(Alloc *a, uintptr_t addr, unsigned size) {
+    if (!a->touched) {
+        const size_t words = (a->end - a->base + 63) / 64;
+        a->touched = static_cast<uint64_t *>(calloc(words, sizeof(uint64_t)));
+        if (!a->touched) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
+    }
+    a->touched_dirty = true;
+    const uintptr_t b = addr - a->base;
+    if (b % 64 + size <= 64) { /* the usual case: one word of the bitmap */
+        a->touched[b / 64] |= (size == 64 ? ~uint64_t(0) : (uint64_t(1) << size) - 1) << (b % 64);
+        return;
+    }
+    for (uintptr_t i = b, e = b + size; i < e; i++) a->touched[i / 64] |= uint64_t(1) << (i % 64);
+}
+
+} /* namespace hipcpu_trace */

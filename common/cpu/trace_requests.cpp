@@ -1,0 +1,251 @@
+/* The tracer's counters: lanes in step, their accesses grouped into
+ * wave-level requests (segments, sectors, LDS bank cycles), what a block
+ * loads between two barriers, basic-block runs. trace_internal.h: the parts;
+ * common/cpu/README.md, "How accesses become requests": the rules. */
+#include "trace_internal.h"
+
+#include <string.h>
+
+#include <algorithm>
+
+namespace hipcpu_trace {
+
+/* ---- Counters ----------------------------------------------------------------- */
+
+
+std::vector<KernelStats> kernels;
+KernelStats *kernel;
+std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
+
+/* What the running block has loaded since its last barrier: 64-byte segments
+ * and 32-byte sectors. Counted once each per phase, they are the loads that
+ * reach L2 when L1 (or the LDS a kernel stages into) keeps what a block
+ * re-reads between two barriers. */
+std::unordered_set<uint64_t> phase_segments, phase_sectors;
+
+void end_phase() {
+    if (kernel) {
+        kernel->c.global_load_phase_segments += phase_segments.size();
+        kernel->c.global_load_phase_sectors += phase_sectors.size();
+    }
+    phase_segments.clear();
+    phase_sectors.clear();
+}
+
+/* ---- Basic blocks: how often each wave ran each one ------------------------------ */
+
+/* The trace build also asks for a call at the start of every basic block of
+ * the kernel's code (-fsanitize-coverage=bb,trace-pc-guard), each with its own
+ * guard number. A lane's runs of a block are counted until its wave's next
+ * sync point; the wave ran the block as often as its busiest lane did. Per
+ * kernel and source line, those counts say how often a wave executed the
+ * line: the trip counts that make the compiled code's instruction mix into
+ * instructions issued (common/cpu/model/). */
+uint32_t guard_total;                   /* guards numbered 1..guard_total */
+std::vector<uintptr_t> guard_pc;        /* [guard]: the block's first instruction */
+std::vector<uint32_t> guard_lane_runs;  /* [guard * kMaxThreads + thread], this sync interval */
+std::vector<uint32_t> guards_touched[kMaxThreads];
+std::vector<uint32_t> guard_wave_most;  /* [guard]: scratch for one wave */
+bool counting_blocks;
+
+/* ---- Lanes in step, and their requests -------------------------------------- */
+
+
+
+Lane lane_state[kMaxThreads];
+std::vector<uint32_t> site_counts; /* [site][thread]: times the thread reached the site this phase */
+
+
+std::vector<Group> open_groups[kMaxWaves];
+uint64_t group_clock;
+
+/* Distinct values of ids[0..n): sorted input is the common case. */
+unsigned count_distinct(uint64_t *ids, unsigned n) {
+    if (n == 0) return 0;
+    bool sorted = true;
+    for (unsigned i = 1; i < n && sorted; i++) sorted = ids[i - 1] <= ids[i];
+    if (!sorted) std::sort(ids, ids + n);
+    unsigned distinct = 1;
+    for (unsigned i = 1; i < n; i++) distinct += ids[i] != ids[i - 1];
+    return distinct;
+}
+
+/* LDS bank cycles of one request (the model, stated in common/cpu/README.md):
+ * 32 banks of 4 bytes. The lanes are served in passes of 128 bytes' worth:
+ * 32 lanes for accesses of up to 4 bytes, 16 for 8 bytes, 8 for 16 bytes, so
+ * a wave64 request takes at least 2 passes, 4, or 8. A pass costs as many
+ * cycles as the most distinct 4-byte words that fall in one bank; lanes
+ * reading the same word share it (a broadcast). */
+unsigned bank_cycles(const Group &g) {
+    unsigned widest = 0;
+    for (unsigned i = 0; i < g.count; i++) widest = std::max<unsigned>(widest, g.size[i]);
+    const unsigned per_pass = widest <= 4 ? 32 : widest <= 8 ? 16 : 8;
+    unsigned cycles = 0;
+    for (unsigned pass = 0; pass * per_pass < kWave; pass++) {
+        uint64_t words[kWave * (kMergeLimit / 4 + 1)];
+        unsigned n = 0;
+        for (unsigned i = 0; i < g.count; i++) {
+            if (g.lane[i] / per_pass != pass) continue;
+            for (uint64_t w = g.addr[i] / 4; w <= (g.addr[i] + g.size[i] - 1) / 4; w++) words[n++] = w;
+        }
+        if (n == 0) continue;
+        std::sort(words, words + n);
+        unsigned per_bank[32] = {}, most = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (i == 0 || words[i] != words[i - 1]) most = std::max(most, ++per_bank[words[i] % 32]);
+        cycles += most;
+    }
+    return cycles;
+}
+
+/* Distinct (1 << shift)-byte units (segments, sectors) one global request
+ * touches; a load's are also remembered in its block's phase set. */
+unsigned count_units(const Group &g, unsigned shift, std::unordered_set<uint64_t> *phase) {
+    uint64_t ids[2 * kWave]; /* an access of up to 16 bytes spans at most 2 units */
+    unsigned n = 0;
+    for (unsigned i = 0; i < g.count; i++)
+        for (uint64_t unit = g.addr[i] >> shift; unit <= (g.addr[i] + g.size[i] - 1) >> shift; unit++) ids[n++] = unit;
+    const unsigned distinct = count_distinct(ids, n); /* sorts ids */
+    if (phase)
+        for (unsigned i = 0; i < n; i++)
+            if (i == 0 || ids[i] != ids[i - 1]) phase->insert(ids[i]);
+    return distinct;
+}
+
+void count_request(const Group &g) {
+    Site &site = sites[g.site];
+    SiteStats &s = site.stats[g.space];
+    uint64_t bytes = 0;
+    for (unsigned i = 0; i < g.count; i++) bytes += g.size[i];
+    s.requests++;
+    s.lanes += g.count;
+    s.bytes += bytes;
+    if (g.space == kGlobal) {
+        std::unordered_set<uint64_t> *segment_set = g.kind == kStore ? nullptr : &phase_segments;
+        const unsigned segments = count_units(g, 6, segment_set);
+        const unsigned sectors = count_units(g, 5, segment_set ? &phase_sectors : nullptr);
+        s.segments += segments;
+        s.sectors += sectors;
+        hipcpu_kernel_counters &c = kernel->c;
+        if (g.kind == kStore) {
+            c.global_store_requests++;
+            c.global_store_bytes += bytes;
+            c.global_store_segments += segments;
+            c.global_store_sectors += sectors;
+        } else {
+            c.global_load_requests++;
+            c.global_load_bytes += bytes;
+            c.global_load_segments += segments;
+            c.global_load_sectors += sectors;
+            bool uniform = true;
+            for (unsigned i = 1; i < g.count && uniform; i++)
+                uniform = g.addr[i] == g.addr[0] && g.size[i] == g.size[0];
+            c.uniform_load_requests += uniform;
+        }
+    } else {
+        const unsigned cycles = bank_cycles(g);
+        s.bank_cycles += cycles;
+        hipcpu_kernel_counters &c = kernel->c;
+        (g.kind == kStore ? c.lds_write_requests : c.lds_read_requests)++;
+        c.lds_requests++;
+        c.lds_bytes += bytes;
+        c.lds_bank_cycles += cycles;
+    }
+}
+
+/* `hint`: where the group is when the lanes run the same code, the usual case. */
+void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint) {
+    std::vector<Group> &groups = open_groups[wave];
+    Group *g = nullptr;
+    auto same = [&](const Group &x) { return x.site == a.site && x.n == a.n && x.space == a.space; };
+    if (hint < groups.size() && same(groups[hint])) {
+        g = &groups[hint];
+    } else {
+        for (size_t i = groups.size(); i-- > 0;)
+            if (same(groups[i])) {
+                g = &groups[i];
+                break;
+            }
+    }
+    if (!g) {
+        if (groups.size() >= kMaxOpenGroups) { /* count the oldest now, as it is */
+            auto oldest = std::min_element(groups.begin(), groups.end(),
+                                           [](const Group &x, const Group &y) { return x.age < y.age; });
+            count_request(*oldest);
+            *oldest = groups.back();
+            groups.pop_back();
+        }
+        groups.emplace_back();
+        g = &groups.back();
+        g->site = a.site;
+        g->n = a.n;
+        g->kind = a.kind;
+        g->space = a.space;
+        g->count = 0;
+        g->joined = 0;
+        g->age = group_clock++;
+    }
+    g->addr[g->count] = a.addr;
+    g->size[g->count] = a.size;
+    g->lane[g->count] = uint8_t(lane);
+    g->count++;
+    g->joined |= uint64_t(1) << lane;
+}
+
+/* A wave reached a sync point: each basic block its lanes ran since the last
+ * one counts as many wave-level runs as its busiest lane made. */
+void end_block_counts(unsigned first, unsigned lanes) {
+    std::vector<uint64_t> &runs = kernel->block_runs;
+    if (runs.size() <= guard_total) runs.resize(guard_total + 1);
+    for (unsigned i = 0; i < lanes; i++)
+        for (uint32_t g : guards_touched[first + i]) {
+            uint32_t &n = guard_lane_runs[size_t(g) * kMaxThreads + first + i];
+            guard_wave_most[g] = std::max(guard_wave_most[g], n);
+            n = 0;
+        }
+    for (unsigned i = 0; i < lanes; i++) {
+        for (uint32_t g : guards_touched[first + i]) {
+            runs[g] += guard_wave_most[g];
+            guard_wave_most[g] = 0;
+        }
+        guards_touched[first + i].clear();
+    }
+}
+
+void reset_counts(unsigned thread) {
+    Lane &l = lane_state[thread];
+    for (uint32_t s : l.counted) site_counts[size_t(s) * kMaxThreads + thread] = 0;
+    l.counted.clear();
+}
+
+/* A thread's access, in the profile: widen its open access, or log a new one;
+ * with a full log, first stop so that the wave's other lanes catch up. */
+void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site) {
+    const unsigned thread = hipcpu_current_linear;
+    Lane &l = lane_state[thread];
+    for (int pass = 0; pass < 2; pass++) {
+        if (l.length) {
+            Access &open = l.log[l.length - 1];
+            /* Other instructions of the same line, on the next bytes: one wider
+             * access, as a struct copy or an unrolled body compiles to on a GPU.
+             * The same instruction again is a loop's next iteration: not merged. */
+            const uint64_t bit = uint64_t(1) << (site % 64);
+            if (open.kind == kind && open.space == space && open.addr + open.size == addr &&
+                open.size + size <= kMergeLimit && !(open.merged & bit) &&
+                sites[open.site].line_id == sites[site].line_id) {
+                open.size = uint16_t(open.size + size);
+                open.merged |= bit;
+                return;
+            }
+        }
+        if (l.length < kLogLength) break;
+        l.stopped = true;
+        hipcpu_suspend_at_access(); /* the round's end keeps only the open access */
+    }
+    uint32_t &count = site_counts[size_t(site) * kMaxThreads + thread];
+    if (count++ == 0) l.counted.push_back(site);
+    l.log[l.length++] = {addr, uint64_t(1) << (site % 64), site, count, uint16_t(size), uint8_t(kind),
+                         uint8_t(space), true};
+}
+
+} /* namespace hipcpu_trace */

@@ -1,0 +1,228 @@
+/* The tracer's call sites, and its symbols: an instruction address to the
+ * "file:line" of its source (addr2line as a coprocess), a data address to the
+ * __shared__ variable that holds it (nm). trace_internal.h: the parts. */
+#include "trace_internal.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+namespace hipcpu_trace {
+
+/* ---- Call sites --------------------------------------------------------------- */
+
+
+
+std::vector<Site> sites;
+uintptr_t site_table_pc[2 * kMaxSites];
+uint32_t site_table_index[2 * kMaxSites];
+/* A direct-mapped cache in front of the table: a kernel's loop has few sites. */
+uintptr_t cache_pc[64];
+uint32_t cache_site[64];
+const char *current_kernel = "";
+
+/* ---- Symbols: call sites to file:line, addresses to variable names ---------- */
+
+/* The running program, for addr2line and nm: through /proc/PID/exe, which
+ * stays the running image even if a rebuild replaces the file meanwhile. */
+std::string executable_path() {
+    static const std::string path = "/proc/" + std::to_string(getpid()) + "/exe";
+    return path;
+}
+
+uintptr_t load_bias() { /* of the main program: 0 unless it is position-independent */
+    static bool known;
+    static uintptr_t bias;
+    if (!known) {
+        known = true;
+        dl_iterate_phdr([](dl_phdr_info *info, size_t, void *) -> int {
+            bias = info->dlpi_addr;
+            return 1; /* the first object is the program */
+        }, nullptr);
+    }
+    return bias;
+}
+
+std::string current_directory() {
+    char dir[PATH_MAX];
+    return getcwd(dir, sizeof dir) ? std::string(dir) + "/" : std::string();
+}
+
+/* addr2line as a coprocess, started at the first question: one address in,
+ * its inlining chain out, innermost first. */
+struct Symbolizer {
+    pid_t pid = 0;
+    FILE *in = nullptr, *out = nullptr;
+    bool failed = false;
+
+    bool start() {
+        if (pid || failed) return pid != 0;
+        std::string exe = executable_path();
+        int to_child[2], from_child[2];
+        if (exe.empty() || pipe(to_child) || pipe(from_child)) return !(failed = true);
+        pid = fork();
+        if (pid == 0) {
+            dup2(to_child[0], 0);
+            dup2(from_child[1], 1);
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0) dup2(null, 2);
+            close(to_child[1]);
+            close(from_child[0]);
+            execlp("addr2line", "addr2line", "-e", exe.c_str(), "-f", "-C", "-i", (char *)nullptr);
+            _exit(127);
+        }
+        close(to_child[0]);
+        close(from_child[1]);
+        if (pid < 0) return !(failed = true);
+        signal(SIGPIPE, SIG_IGN);
+        in = fdopen(to_child[1], "w");
+        out = fdopen(from_child[0], "r");
+        return true;
+    }
+
+    bool read_pair(std::string *function, std::string *location) {
+        char a[4096], b[4096];
+        if (!fgets(a, sizeof a, out) || !fgets(b, sizeof b, out)) return false;
+        a[strcspn(a, "\n")] = b[strcspn(b, "\n")] = '\0';
+        *function = a;
+        *location = b;
+        return true;
+    }
+
+    /* The frames of pc, innermost first, as "file:line"; empty if unknown.
+     * A sentinel address that resolves to nothing marks the end. */
+    std::vector<std::string> frames(uintptr_t pc) {
+        std::vector<std::string> result;
+        if (!start()) return result;
+        fprintf(in, "0x%lx\n0xffffffffffffff\n", (unsigned long)(pc - load_bias()));
+        fflush(in);
+        std::string function, location;
+        bool first = true;
+        while (read_pair(&function, &location)) {
+            const bool unknown = function == "??" && location.compare(0, 2, "??") == 0;
+            if (unknown && (!first || result.empty())) {
+                if (first) read_pair(&function, &location); /* pc itself was unknown: now the sentinel */
+                break;
+            }
+            first = false;
+            size_t discriminator = location.find(" (discriminator");
+            if (discriminator != std::string::npos) location.resize(discriminator);
+            result.push_back(location);
+        }
+        return result;
+    }
+};
+
+Symbolizer symbolizer;
+std::map<std::string, int> line_ids;
+const std::string cwd = current_directory();
+
+/* file:line of a call site: the innermost frame outside the executor's
+ * header (an atomic's site is the kernel line that called atomicAdd). */
+void resolve(Site &site) {
+    if (site.line_id >= 0) return;
+    std::vector<std::string> frames = symbolizer.frames(site.pc - 1);
+    std::string chosen;
+    for (const std::string &f : frames)
+        if (f.find("hip/hip_runtime.h") == std::string::npos && f.find("??") == std::string::npos) {
+            chosen = f;
+            break;
+        }
+    if (chosen.empty()) {
+        char text[64];
+        snprintf(text, sizeof text, "pc 0x%lx", (unsigned long)(site.pc - load_bias()));
+        chosen = text;
+    }
+    if (!cwd.empty() && chosen.compare(0, cwd.size(), cwd) == 0) chosen.erase(0, cwd.size());
+    site.no_line = chosen.size() >= 2 && (chosen.compare(chosen.size() - 2, 2, ":?") == 0 ||
+                                          chosen.compare(chosen.size() - 2, 2, ":0") == 0);
+    site.location = chosen;
+    auto it = line_ids.emplace(chosen, int(line_ids.size())).first;
+    site.line_id = it->second;
+}
+
+/* A site is an instruction and a kind: a memcpy's load and store share the
+ * instruction that called it. */
+uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
+    const uintptr_t key = pc ^ (uintptr_t(kind) << 60);
+    const unsigned slot = unsigned((key >> 2) + kind) % 64;
+    if (cache_pc[slot] == key) return cache_site[slot];
+    size_t h = (key * 0x9E3779B97F4A7C15ull) >> 52; /* 12 bits: 4096 slots */
+    while (site_table_pc[h] && site_table_pc[h] != key) h = (h + 1) % (2 * kMaxSites);
+    if (!site_table_pc[h]) {
+        if (sites.size() >= kMaxSites) hipcpu_die("the trace build supports at most %u call sites", kMaxSites);
+        site_table_pc[h] = key;
+        site_table_index[h] = uint32_t(sites.size());
+        Site s = {};
+        s.pc = pc;
+        s.kernel = current_kernel;
+        s.line_id = -1;
+        s.kind = kind;
+        s.first_addr = addr;
+        s.buffer = buffer_name_at(addr);
+        sites.push_back(s);
+        resolve(sites.back()); /* merging compares lines; the race check skips moved loads */
+    }
+    cache_pc[slot] = key;
+    cache_site[slot] = site_table_index[h];
+    return cache_site[slot];
+}
+
+/* The __shared__ variable that holds addr, from the program's symbol table
+ * (read once, when a report needs it). */
+struct DataSymbol {
+    uintptr_t start, size;
+    std::string name;
+};
+
+std::string shared_variable(uintptr_t addr, uintptr_t *offset) {
+    static std::vector<DataSymbol> symbols;
+    static bool loaded;
+    if (!loaded) {
+        loaded = true;
+        std::string command = "nm -C -S --defined-only '" + executable_path() + "' 2>/dev/null";
+        if (FILE *p = popen(command.c_str(), "r")) {
+            char line[8192];
+            while (fgets(line, sizeof line, p)) {
+                unsigned long start, size;
+                char type;
+                int used = 0;
+                if (sscanf(line, "%lx %lx %c %n", &start, &size, &type, &used) < 3 || used == 0) continue;
+                std::string name = line + used;
+                name.erase(name.find_last_not_of("\n") + 1);
+                symbols.push_back({start, size, name});
+            }
+            pclose(p);
+        }
+    }
+    const uintptr_t target = addr - load_bias();
+    *offset = 0;
+    for (const DataSymbol &d : symbols)
+        if (target >= d.start && target < d.start + d.size) {
+            *offset = target - d.start;
+            size_t scope = d.name.rfind("::");
+            if (scope == std::string::npos) return d.name;
+            std::string function = d.name.substr(0, scope);
+            return d.name.substr(scope + 2) + " (in " + function.substr(0, function.find('(')) + ")";
+        }
+    return "";
+}
+
+/* The source line of a basic block: the guard's call has no line of its own,
+ * so the first instruction after it that has one. */
+std::string line_of_block(uintptr_t pc) {
+    for (uintptr_t offset = 0; offset < 96; offset++) {
+        Site probe = {};
+        probe.pc = pc + offset;
+        probe.line_id = -1;
+        resolve(probe);
+        if (!probe.no_line && probe.location.compare(0, 3, "pc ") != 0) return probe.location;
+    }
+    return "";
+}
+
+} /* namespace hipcpu_trace */
