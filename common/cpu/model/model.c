@@ -51,8 +51,8 @@ static double imbalance(double items, double units) {
 static const char *plural(double n) { return fabs(n - 1) < 1e-9 ? "" : "s"; }
 
 /* A load's latency: L2's, or DRAM's as often as the traffic past L1 misses. */
-static double memory_latency(const ModelDevice *d, double dram_bytes, double l2_bytes) {
-    const double miss = l2_bytes > 0 ? fmin(1, dram_bytes / l2_bytes) : 1;
+static double memory_latency(const ModelDevice *d, double unique_bytes, double l2_bytes) {
+    const double miss = l2_bytes > 0 ? fmin(1, unique_bytes / l2_bytes) : 1;
     return d->l2_latency_cycles + miss * (d->dram_latency_cycles - d->l2_latency_cycles);
 }
 
@@ -95,8 +95,7 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     const double vectorised = c->load_requests > 0 && code->vmem_loads > 0 ? fmin(1, code->vmem_loads / c->load_requests) : 1;
     const double l1_bytes = ((sectors ? c->load_sectors : c->load_segments) * vectorised +
                              (sectors ? c->store_sectors : c->store_segments)) * segment_bytes;
-    out->dram_bytes = c->unique_bytes;
-    out->term_ms[MODEL_TERM_dram] = out->dram_bytes / (d->dram_gbps * 1e9) * 1e3;
+    out->term_ms[MODEL_TERM_dram] = c->unique_bytes / (d->dram_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l2] = l2_bytes / (d->l2_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l1] =
         l1_bytes / d->l1_bytes_per_clock * cu_factor / d->compute_units * ms_per_cycle;
@@ -118,7 +117,7 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
      * not cover; a barrier costs its own cycles. Resident waves overlap each
      * other's paths, so a SIMD takes one path per batch of them. A load that
      * misses L2 as often as the kernel's unique bytes say pays DRAM's latency. */
-    out->memory_latency = memory_latency(d, out->dram_bytes, l2_bytes);
+    out->memory_latency = memory_latency(d, c->unique_bytes, l2_bytes);
     double path = code->instructions * per_wave * d->valu_issue_cycles, trips = 0;
     for (size_t i = 0; i < wait_count; i++) {
         path += waits[i].runs * per_wave * exposed(d, &waits[i], out->memory_latency);

@@ -99,7 +99,6 @@ typedef struct {
     double model_ms;               /* the largest term + launch_ms */
     double floor_ms;               /* max(unique bytes / DRAM, FLOPs / peak) + launch_ms */
     double flops;
-    double dram_bytes;             /* what the dram term charges: the unique bytes */
     int binding;                   /* MODEL_TERM_* of the largest term */
     int launch_bound;              /* the launches cost more than the largest term */
     double waves;                  /* the device's waves (warps) */
