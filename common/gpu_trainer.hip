@@ -99,6 +99,9 @@ int main(int argc, char **argv)
     gpu_problem p;
     memset(&p, 0, sizeof p);
     p.images = train->count;
+    if (p.images > MODEL_GPU_MAX_IMAGES)
+        fatal(1, "%d training images: the GPU chapters index 10 scores per image with int, so they"
+                 " take at most %d (use --train-limit)", p.images, MODEL_GPU_MAX_IMAGES);
     p.compute_units = properties.multiProcessorCount;
     p.iterations = s.opts.iterations;
     p.learning_rate = s.opts.learning_rate;

@@ -7,6 +7,7 @@
 #ifndef COMMON_MODEL_H
 #define COMMON_MODEL_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "mnist.h"
@@ -19,6 +20,10 @@ extern "C" {
 #define MODEL_PIXELS 784                   /* 28 x 28 */
 #define MODEL_FEATURES (MODEL_PIXELS + 1)  /* pixels and the bias */
 #define MODEL_WEIGHTS (MODEL_CLASSES * MODEL_FEATURES)
+/* The most training images a GPU chapter takes: its kernels index the 10
+ * scores and residuals of image i at c * images + i in int, which must not
+ * overflow (INT_MAX / 10 = 214,748,364). The trainer refuses more. */
+#define MODEL_GPU_MAX_IMAGES (INT_MAX / MODEL_CLASSES)
 #define MODEL_INIT_SEED 1234567u
 #define MODEL_INIT_SCALE 0.01f
 

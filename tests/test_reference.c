@@ -119,6 +119,21 @@ static void one_step_lowers_the_loss(void **state)
     }
 }
 
+/* The GPU chapters' image limit is the largest count whose index
+ * c * images + i (c < 10, i < images) fits an int, and no larger: one more
+ * image would overflow the last class's index. */
+static void gpu_image_limit_is_the_int_index_boundary(void **state)
+{
+    (void)state;
+    int64_t limit = MODEL_GPU_MAX_IMAGES;
+    assert_int_equal(limit, 214748364);
+    int64_t last_index = (int64_t)(MODEL_CLASSES - 1) * limit + (limit - 1);
+    assert_true(last_index <= INT_MAX);
+    assert_true((int64_t)MODEL_CLASSES * limit <= INT_MAX); /* the forward's thread count */
+    int64_t one_more = limit + 1;
+    assert_true((int64_t)MODEL_CLASSES * one_more > INT_MAX);
+}
+
 static void timing_statistics_leave_out_the_warmup(void **state)
 {
     (void)state;
@@ -144,6 +159,7 @@ int main(void)
         cmocka_unit_test(gradient_matches_finite_differences),
         cmocka_unit_test(one_step_lowers_the_loss),
         cmocka_unit_test(timing_statistics_leave_out_the_warmup),
+        cmocka_unit_test(gpu_image_limit_is_the_int_index_boundary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

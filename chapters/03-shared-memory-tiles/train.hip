@@ -2,10 +2,11 @@
  *
  * Chapter 02's kernels, with the two GEMMs tiled: a block copies a slice of
  * each of its inputs from global memory into LDS (__shared__) once, and its
- * threads read every value from there many times. Four kernels per iteration:
+ * threads read every value from there many times. Five kernels per iteration:
  *   forward_scores   one thread per (class, image), a block per 64 images:
  *                    tiles of W and x_cols
  *   residual_loss    one thread per image: prediction, loss, residual
+ *   sum_records      one block: the iteration's loss and hits, added up
  *   gradient         one thread per weight, a block per 32 features:
  *                    tiles of delta and x_rows
  *   update           one thread per weight: W -= learning_rate * G
@@ -15,6 +16,7 @@
 #include "gpu_trainer.h"
 
 #define BLOCK_SIZE 256 /* threads per block: a multiple of the wave size on every platform */
+#define SUM_THREADS 1024 /* sum_records' one block: the most threads a block may have */
 
 /* Forward: a block computes all 10 classes of FWD_TILE_IMAGES images, one
  * thread per score, stepping through the features FWD_TILE_K at a time. */
@@ -71,9 +73,11 @@ __global__ void forward_scores(const float *w, const float *x_cols, float *score
 }
 
 /* One thread per image: the prediction (ties to the lowest class), the
- * squared error, and the residual scaled for the gradient, 2 (Yhat - Y) / N. */
+ * squared error, and the residual scaled for the gradient, 2 (Yhat - Y) / N.
+ * Each image's loss and hit go to a slot of their own: no two threads write
+ * one address, so nothing here waits for another thread. */
 __global__ void residual_loss(const float *scores, const uint8_t *labels, float *delta,
-                              float *loss_sum, unsigned int *correct, int images)
+                              float *image_loss, unsigned int *image_hit, int images)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= images) return;
@@ -87,8 +91,38 @@ __global__ void residual_loss(const float *scores, const uint8_t *labels, float 
         squared += r * r;
         delta[c * images + i] = 2.0f * r / images;
     }
-    atomicAdd(loss_sum, squared);
-    if (best == label) atomicAdd(correct, 1u);
+    image_loss[i] = squared;
+    image_hit[i] = best == label;
+}
+
+/* One block adds up the images' losses and hits into the iteration's two
+ * records. Thread t sums images t, t + SUM_THREADS, ... (neighbouring
+ * threads read neighbouring slots), stores its sums, and after the barrier
+ * thread 0 adds the SUM_THREADS of them: the more threads, the fewer loads
+ * each waits for in turn. A fixed order of plain adds: the same total on
+ * every run. (An atomicAdd per image into one float, the obvious alternative,
+ * makes 60,000 threads queue on one address: see the README.) */
+__global__ void sum_records(const float *image_loss, const unsigned int *image_hit,
+                            float *thread_loss, unsigned int *thread_hits, float *loss_sum,
+                            unsigned int *correct, int images)
+{
+    int t = threadIdx.x;
+    float loss = 0.0f;
+    unsigned int hits = 0;
+    for (int i = t; i < images; i += SUM_THREADS) {
+        loss += image_loss[i];
+        hits += image_hit[i];
+    }
+    thread_loss[t] = loss;
+    thread_hits[t] = hits;
+    __syncthreads(); /* every thread's sums are stored before thread 0 reads them */
+    if (t != 0) return;
+    for (int u = 1; u < SUM_THREADS; u++) {
+        loss += thread_loss[u];
+        hits += thread_hits[u];
+    }
+    *loss_sum = loss;
+    *correct = hits;
 }
 
 /* gradient[c][k] = sum_i delta[c][i] * x[i][k]: one thread per weight.
@@ -136,6 +170,10 @@ typedef struct {
     float *scores; /* 10 x images */
     float *delta;  /* 10 x images: 2 (Yhat - Y) / N */
     float *grad;   /* 10 x 785 */
+    float *image_loss;         /* images: each image's squared error */
+    unsigned int *image_hit;   /* images: 1 where the prediction is right */
+    float *thread_loss;        /* SUM_THREADS: sum_records' partial sums */
+    unsigned int *thread_hits; /* SUM_THREADS */
 } buffers;
 
 static int blocks_for(int threads) { return (threads + BLOCK_SIZE - 1) / BLOCK_SIZE; }
@@ -147,6 +185,10 @@ void chapter_setup(const gpu_problem *p, void **scratch)
     b->scores = (float *)gpu_alloc((size_t)MODEL_CLASSES * p->images * sizeof(float), "scores");
     b->delta = (float *)gpu_alloc((size_t)MODEL_CLASSES * p->images * sizeof(float), "delta");
     b->grad = (float *)gpu_alloc(MODEL_WEIGHTS * sizeof(float), "grad");
+    b->image_loss = (float *)gpu_alloc((size_t)p->images * sizeof(float), "image_loss");
+    b->image_hit = (unsigned int *)gpu_alloc((size_t)p->images * sizeof(unsigned int), "image_hit");
+    b->thread_loss = (float *)gpu_alloc(SUM_THREADS * sizeof(float), "thread_loss");
+    b->thread_hits = (unsigned int *)gpu_alloc(SUM_THREADS * sizeof(unsigned int), "thread_hits");
     *scratch = b;
 }
 
@@ -159,8 +201,11 @@ void chapter_iteration(const gpu_problem *p, void *scratch, int it)
                        p->w, p->x_cols, b->scores, n);
     HIP_CHECK_LAUNCH(forward_scores);
     hipLaunchKernelGGL(residual_loss, dim3(blocks_for(n)), dim3(BLOCK_SIZE), 0, 0,
-                       b->scores, p->labels, b->delta, p->loss_sum + it, p->correct + it, n);
+                       b->scores, p->labels, b->delta, b->image_loss, b->image_hit, n);
     HIP_CHECK_LAUNCH(residual_loss);
+    hipLaunchKernelGGL(sum_records, dim3(1), dim3(SUM_THREADS), 0, 0, b->image_loss, b->image_hit,
+                       b->thread_loss, b->thread_hits, p->loss_sum + it, p->correct + it, n);
+    HIP_CHECK_LAUNCH(sum_records);
     hipLaunchKernelGGL(gradient, dim3((MODEL_FEATURES + GRAD_TILE_K - 1) / GRAD_TILE_K),
                        dim3(GRAD_TILE_K, MODEL_CLASSES), 0, 0,
                        b->delta, p->x_rows, b->grad, n);
@@ -176,5 +221,9 @@ void chapter_teardown(void *scratch)
     gpu_free(b->scores);
     gpu_free(b->delta);
     gpu_free(b->grad);
+    gpu_free(b->image_loss);
+    gpu_free(b->image_hit);
+    gpu_free(b->thread_loss);
+    gpu_free(b->thread_hits);
     free(b);
 }

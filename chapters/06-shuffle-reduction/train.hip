@@ -164,8 +164,8 @@ __global__ void forward_scores(const float *w, const float *x_cols, float *score
 /* One thread per image: the prediction (ties to the lowest class), the
  * squared error, and the residual scaled for the gradient, 2 (Yhat - Y) / N.
  * The block's squared errors and hits are added up (shuffles within each
- * wave, LDS across the waves) and added to the records with one atomic each:
- * BLOCK_SIZE times fewer atomics on the same two addresses. */
+ * wave, LDS across the waves) and added to the records with one atomic each
+ * per block: no per-image slots, and no sum_records kernel (chapter 05). */
 __global__ void residual_loss(const float *scores, const uint8_t *labels, float *delta,
                               float *loss_sum, unsigned int *correct, int images)
 {

@@ -49,8 +49,10 @@ __device__ void fetch_tile(const float *x_rows, const uint8_t *labels, int image
     const float *source = x_rows + (size_t)first * MODEL_FEATURES;
     /* The guards compare l * FUSED_THREADS, a constant, with one value per
      * thread: the TILE_LOADS offsets t + l * FUSED_THREADS, kept in
-     * registers, would not fit beside W and G. */
-    int room = (images - first) * MODEL_FEATURES - t;
+     * registers, would not fit beside W and G. The images left are capped
+     * at a tile first, so the product stays small for any image count. */
+    int left = images - first < TILE_IMAGES ? images - first : TILE_IMAGES;
+    int room = left * MODEL_FEATURES - t;
 #pragma unroll
     for (int l = 0; l < TILE_LOADS; l++)
         staged[l] = l * FUSED_THREADS < room && l * FUSED_THREADS < TILE_FLOATS - t
