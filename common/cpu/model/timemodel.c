@@ -286,6 +286,7 @@ int main(int argc, char **argv) {
             l->salu += count(&t, "salu", w);
             l->smem += count(&t, "smem", w);
             l->vmem += count(&t, "vmem", w);
+            l->lds += count(&t, "lds", w);
             l->branch += count(&t, "branch", w);
             l->instructions += count(&t, "instructions", w);
         }
