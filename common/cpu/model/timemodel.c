@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 64
+#define MAX_FIELDS 128
 #define MAX_KERNELS 64
 #define MAX_WAITS 4096
 #define MAX_LINES 512
