@@ -23,7 +23,7 @@ static ModelDevice toy(void) {
         {"lds_latency_cycles", 50}, {"scalar_latency_cycles", 40}, {"atomic_latency_cycles", 400},
         {"same_address_atomics_per_clock", 1}, {"cas_float_atomics", 1}, {"valu_issue_cycles", 4},
         {"vmem_issue_cycles", 4}, {"salu_issue_cycles", 4}, {"smem_issue_cycles", 4}, {"branch_issue_cycles", 4},
-        {"launch_us", 5}, {"barrier_cycles", 16}, {"segment_bytes", 64},
+        {"dispatch_cycles", 0.8}, {"launch_us", 5}, {"barrier_cycles", 16}, {"segment_bytes", 64},
     };
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
         assert_true(model_device_set(&d, figures[i].figure, figures[i].value));
@@ -168,6 +168,50 @@ static void issue_counts_the_busiest_simd(void **state) {
     assert_int_equal(r.binding, MODEL_TERM_valu);
 }
 
+/* One dispatch for every pipe. 8 waves, one per SIMD, each issuing 1,000 VALU,
+ * 600 SALU, 100 scalar loads, 200 vector memory, 300 LDS and 400 branch
+ * instructions: 2,600. With GCN's dispatch (5 kinds per 4-cycle slot, 0.8
+ * cycles each) they take 2,080 cycles, less than the VALU's own 4,000: the
+ * VALU binds. With one instruction unit taking 4 cycles a warp instruction of
+ * any kind (G80), the 2,600 take 10,400 cycles: the dispatch binds, 0.0104 ms
+ * (more than the 5 us launch). The source view then shares it by each line's
+ * instructions of every pipe: 1,000 of 2,600 on the first line, 1,600 on the
+ * second. */
+static void every_pipe_shares_one_dispatch(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    ModelCode code = no_code();
+    code.valu = 8 * 1000;
+    code.salu = 8 * 600;
+    code.smem = 8 * 100;
+    code.vmem = 8 * 200;
+    code.lds = 8 * 300;
+    code.branch = 8 * 400;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_issue], MS(2080), 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_valu], MS(4000), 1e-12);
+    assert_int_equal(r.binding, MODEL_TERM_valu);
+    model_device_set(&d, "dispatch_cycles", 4);
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_issue], MS(10400), 1e-12);
+    assert_int_equal(r.binding, MODEL_TERM_issue);
+    assert_non_null(strstr(r.why, "dispatch (every pipe's instructions): 2600 instructions per wave"));
+    ModelLine lines[2];
+    memset(lines, 0, sizeof lines);
+    lines[0].valu = 8 * 1000;
+    lines[1].salu = 8 * 600;
+    lines[1].smem = 8 * 100;
+    lines[1].vmem = 8 * 200;
+    lines[1].lds = 8 * 300;
+    lines[1].branch = 8 * 400;
+    double share[2];
+    model_line_shares(&d, &c, &code, NULL, 0, &r, lines, 2, share);
+    assert_float_equal(share[0], 1000.0 / 2600, 1e-12);
+    assert_float_equal(share[1], 1600.0 / 2600, 1e-12);
+}
+
 /* 1,000 float atomics on one address: a compare-and-swap loop lands one per
  * 400-cycle round trip, 0.4 ms; with native float atomics the L2 takes one a
  * clock, 0.001 ms. */
@@ -246,6 +290,7 @@ int main(void) {
         cmocka_unit_test(dependent_loads_cost_their_latency),
         cmocka_unit_test(occupancy_sets_the_batches),
         cmocka_unit_test(issue_counts_the_busiest_simd),
+        cmocka_unit_test(every_pipe_shares_one_dispatch),
         cmocka_unit_test(atomics_on_one_address),
         cmocka_unit_test(lds_bank_cycles_per_cu),
         cmocka_unit_test(a_small_kernel_is_bound_by_its_launch),

@@ -36,7 +36,7 @@ END {
     header = "kernel"
     for (i = 2; i <= cfields; i++) header = header "\t" cname[i]
     split("model_ms floor_ms binding flops occupancy fill dram_ms l2_ms l1_ms lds_ms valu_ms salu_ms smem_ms " \
-          "vmem_ms branch_ms latency_ms atomic_ms round_trips_per_wave", mcols, " ")
+          "vmem_ms branch_ms issue_ms latency_ms atomic_ms round_trips_per_wave", mcols, " ")
     for (j = 1; j <= ndev; j++)
         for (c = 1; c in mcols; c++) {
             name = mcols[c]
@@ -95,7 +95,7 @@ END {
         printf mfmt, "one " unit, "", ms(tg["gfx906"]), "", ms(fg["gfx906"]), ms(tg["h100"]), "", ms(fg["h100"])
         printf "fill: waves per launch against gfx906's SIMDs x the waves per SIMD its registers and LDS allow.\n"
         printf "\nWhy, per kernel and device (the binding term, then every term's share of the modelled time):\n"
-        split("dram l2 l1 lds valu salu smem vmem branch latency atomic", terms, " ")
+        split("dram l2 l1 lds valu salu smem vmem branch issue latency atomic", terms, " ")
         for (r = 1; r <= n; r++) {
             k = v[r, "kernel"]
             for (j = 1; j <= ndev; j++) {

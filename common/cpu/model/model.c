@@ -109,6 +109,14 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     out->term_ms[MODEL_TERM_salu] = issue_launch * code->salu * per_wave * d->salu_issue_cycles;
     out->term_ms[MODEL_TERM_smem] = issue_launch * code->smem * per_wave * d->smem_issue_cycles;
     out->term_ms[MODEL_TERM_branch] = issue_launch * code->branch * per_wave * d->branch_issue_cycles;
+    /* Dispatch: the pipes above are separate, but a SIMD's scheduler hands
+     * out every instruction, whatever its pipe: dispatch_cycles per warp
+     * instruction of any kind. On GCN it passes up to five of different
+     * kinds per 4-cycle slot, so this rarely binds there; on an NVIDIA
+     * scheduler (one warp instruction per clock, or per 4 on G80) it binds
+     * whenever the pipes together issue more than the VALU alone. */
+    const double dispatched = code->valu + code->salu + code->smem + code->vmem + code->lds + code->branch;
+    out->term_ms[MODEL_TERM_issue] = issue_launch * dispatched * per_wave * d->dispatch_cycles;
     out->term_ms[MODEL_TERM_vmem] = launches * ceil(waves_per_launch / d->compute_units) * code->vmem * per_wave *
                                     d->vmem_issue_cycles * ms_per_cycle;
 
@@ -189,9 +197,14 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
             snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes", c->unique_bytes / 1e6);
         break;
     default:
-        snprintf(out->why, sizeof out->why, "%s issue: %.0f instructions per wave, %.0f wave%s on the busiest SIMD",
-                 model_term_names[out->binding],
+        snprintf(out->why, sizeof out->why, "%s: %.0f instructions per wave, %.0f wave%s on the busiest SIMD",
+                 out->binding == MODEL_TERM_issue ? "dispatch (every pipe's instructions)"
+                 : out->binding == MODEL_TERM_valu ? "valu issue" : out->binding == MODEL_TERM_salu ? "salu issue"
+                 : out->binding == MODEL_TERM_smem ? "smem issue" : out->binding == MODEL_TERM_vmem ? "vmem issue"
+                                                   : "branch issue",
                  (out->binding == MODEL_TERM_valu     ? code->valu
+                  : out->binding == MODEL_TERM_issue  ? code->valu + code->salu + code->smem + code->vmem + code->lds +
+                                                            code->branch
                   : out->binding == MODEL_TERM_salu   ? code->salu
                   : out->binding == MODEL_TERM_smem   ? code->smem
                   : out->binding == MODEL_TERM_vmem   ? code->vmem
@@ -218,6 +231,7 @@ void model_line_shares(const ModelDevice *d, const ModelCounters *c, const Model
         case MODEL_TERM_smem: v = l->smem; break;
         case MODEL_TERM_vmem: v = l->vmem; break;
         case MODEL_TERM_branch: v = l->branch; break;
+        case MODEL_TERM_issue: v = l->valu + l->salu + l->smem + l->vmem + l->lds + l->branch; break;
         default: v = l->instructions * d->valu_issue_cycles; /* latency: the waits are added below */
         }
         share[i] = r->launch_bound ? 0 : v;

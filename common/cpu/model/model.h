@@ -19,7 +19,7 @@
     X(l1_latency_cycles) X(lds_latency_cycles) X(scalar_latency_cycles)                      \
     X(atomic_latency_cycles) X(same_address_atomics_per_clock) X(cas_float_atomics)          \
     X(valu_issue_cycles) X(vmem_issue_cycles) X(salu_issue_cycles) X(smem_issue_cycles)     \
-    X(branch_issue_cycles) X(launch_us) X(barrier_cycles) X(segment_bytes)
+    X(branch_issue_cycles) X(dispatch_cycles) X(launch_us) X(barrier_cycles) X(segment_bytes)
 
 typedef struct {
     char name[32];
@@ -67,7 +67,7 @@ typedef struct {
 typedef struct {
     double segments;               /* global segments (sectors) its requests touched */
     double lds_bank_cycles, atomics;
-    double valu, salu, smem, vmem, branch, instructions; /* compiled instructions it issued */
+    double valu, salu, smem, vmem, lds, branch, instructions; /* compiled instructions it issued */
 } ModelLine;
 
 /* The terms, in the order the tables print them. X(name, what it charges). */
@@ -81,6 +81,7 @@ typedef struct {
     X(smem, "scalar memory instructions issued on the busiest SIMD")                            \
     X(vmem, "vector memory instructions issued through the busiest CU")                        \
     X(branch, "branches issued on the busiest SIMD")                                           \
+    X(issue, "instructions of every pipe through the busiest SIMD's one dispatch")              \
     X(latency, "one wave's issue, exposed waits and barriers, in batches of resident waves")  \
     X(atomic, "atomics on the busiest address, one after another")
 

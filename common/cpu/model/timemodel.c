@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 64
+#define MAX_FIELDS 128
 #define MAX_KERNELS 64
 #define MAX_WAITS 4096
 #define MAX_LINES 512
@@ -286,6 +286,7 @@ int main(int argc, char **argv) {
             l->salu += count(&t, "salu", w);
             l->smem += count(&t, "smem", w);
             l->vmem += count(&t, "vmem", w);
+            l->lds += count(&t, "lds", w);
             l->branch += count(&t, "branch", w);
             l->instructions += count(&t, "instructions", w);
         }
