@@ -19,7 +19,7 @@
 #include <hip/hip_runtime.h>
 
 #include "gpu_trainer.h"
-#include "wave_reduce.h" /* chapter 06's wave_sum and wave_count; wave_allsum */
+#include "wave_reduce.h" /* wave_sum (chapter 06), wave_allsum, block_add_records */
 
 #define BLOCK_SIZE 256 /* threads per block: a multiple of the wave size on every platform */
 
@@ -51,8 +51,7 @@ __device__ void fetch_tile(const float *x_rows, const uint8_t *labels, int image
      * thread: the TILE_LOADS offsets t + l * FUSED_THREADS, kept in
      * registers, would not fit beside W and G. The images left are capped
      * at a tile first, so the product stays small for any image count. */
-    int left = images - first < TILE_IMAGES ? images - first : TILE_IMAGES;
-    int room = left * MODEL_FEATURES - t;
+    int room = min(images - first, TILE_IMAGES) * MODEL_FEATURES - t;
 #pragma unroll
     for (int l = 0; l < TILE_LOADS; l++)
         staged[l] = l * FUSED_THREADS < room && l * FUSED_THREADS < TILE_FLOATS - t
@@ -129,32 +128,6 @@ __device__ __forceinline__ void store_partial(float *partial, const float *g)
     }
 }
 
-/* The block's loss and hits, as in chapter 06: each wave's sums through LDS,
- * then one atomic each. It has a barrier: every thread of the block calls it. */
-__device__ __forceinline__ void add_block_loss_and_hits(float squared, unsigned int hits,
-                                                        float *wave_loss, unsigned int *wave_hits,
-                                                        float *loss_sum, unsigned int *correct)
-{
-    int lane = threadIdx.x % WAVE_SIZE, wave = threadIdx.x / WAVE_SIZE;
-    squared = wave_sum(squared);
-    hits = wave_count(hits);
-    if (lane == 0) {
-        wave_loss[wave] = squared;
-        wave_hits[wave] = hits;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        float block_loss = 0.0f;
-        unsigned int block_hits = 0;
-        for (int w = 0; w < FUSED_THREADS / WAVE_SIZE; w++) {
-            block_loss += wave_loss[w];
-            block_hits += wave_hits[w];
-        }
-        atomicAdd(loss_sum, block_loss);
-        atomicAdd(correct, block_hits);
-    }
-}
-
 /* One iteration's forward, loss, accuracy and gradient for the tiles
  * blockIdx.x, blockIdx.x + gridDim.x, ... of TILE_IMAGES images each.
  * partial[blockIdx.x][c][k] = sum over the block's images n of
@@ -216,7 +189,7 @@ train_step(const float *w, const float *x_rows, const uint8_t *labels, float *pa
         }
     }
     store_partial(partial, g);
-    add_block_loss_and_hits(squared, hits, wave_loss, wave_hits, loss_sum, correct); /* a barrier */
+    block_add_records(squared, hits, wave_loss, wave_hits, loss_sum, correct); /* a barrier */
 }
 
 /* The blocks' partial gradients are added in block order, so a run gives the
