@@ -396,7 +396,7 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
     }
     int tiles = (images + TILE_IMAGES - 1) / TILE_IMAGES;
     /* The rows' pads: byte 784 is 255 (255 / 255 = 1, the bias's feature).
-     * No tile overwrites them. */
+     * No tile overwrites them; the handover does, after a barrier. */
     if (t < TILE_IMAGES) pix[t][PIXEL_WORDS] = 0xffu;
     pixels16 staged[TILE_LOADS];
     fetch_tile(pixels, images, blockIdx.x, t, staged);
@@ -468,6 +468,9 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
     /* The handover: copies 3, 2, 1 in turn through LDS to copy 0, which
      * adds them (in that order: the same bits every run) and stores. */
     uint32_t *handover = tile_space; /* [GRAD_SUMS][GRAD_OWNERS], float bits */
+    /* Once per block: in a block with no tile (fewer tiles than blocks), the
+     * only barrier between the pads' store and the handover's. */
+    __syncthreads();
     for (int h = GRAD_COPIES - 1; h > 0; h--) {
         if (copy == h) hand_over(handover, u, g, g_rest);
         __syncthreads();
