@@ -12,29 +12,30 @@
  *                  (4 pixels) p, p + 8, p + 16, ... of its row. W is the
  *                  same in every lane of a wave, so on gfx906 it comes
  *                  through scalar loads into SGPRs, from a transposed copy
- *                  (Wt[k][c]: a word's 40 weights are consecutive, three
- *                  wide loads); each pixel, converted once, serves 10 FMAs;
+ *                  wt[k][c], where a word's 40 weights are consecutive:
+ *                  three loads (16 + 16 + 8 dwords) per word; each pixel,
+ *                  read as 4 in one LDS read and converted once, serves 10
+ *                  FMAs;
  *                - epilogue: one thread per image adds the eighths, scales
  *                  by 1/255, adds the bias, and gives the prediction, the
  *                  loss and the residual;
  *                - gradient: thread u of each quarter of the block owns 10
- *                  classes x 6 pixels (the word 4u..4u+3 and the pair
- *                  512+2u, 512+2u+1) and two of the 170 (class, feature)
- *                  pairs left over: 62 sums in registers; each image's 10
- *                  residuals, read once, serve 62 FMAs. The quarters take
- *                  the images i = 0, 1, 2, 3 (mod 4).
+ *                  classes x 6 pixels (the pairs 2u + 256 p, p = 0, 1, 2)
+ *                  and, for u < 85, one of the 17 features left over (the
+ *                  last 16 pixels and the bias) for two classes: 62 sums in
+ *                  registers; each image's 10 residuals, read once, serve
+ *                  62 FMAs. The quarters take the images i = 0, 1, 2, 3
+ *                  (mod 4), and add up through LDS at the end.
  *                One partial gradient per block, stored at the end.
  *   update       four waves per 64 weights, each adding a quarter of the
- *                blocks' partials, 16 loads in flight; W -= learning_rate *
- *                sum, into W and its transposed copy.
+ *                blocks' partials with 16 loads in flight; then W -=
+ *                learning_rate * sum, into W and into wt.
  * Everything else (data, timing, reports) is the harness in common/. The
  * tunable sizes are #ifndef macros: `make tune` times sets of them. */
 #include <hip/hip_runtime.h>
 
 #include "gpu_trainer.h"
 #include "wave_reduce.h" /* chapter 06's wave_sum and wave_count */
-
-#define BLOCK_SIZE 256 /* threads per block: a multiple of the wave size on every platform */
 
 /* ---- Tunable (make tune: chapters/08-tuned-gfx906/tune.sh) ---------------- */
 /* Images per tile: one per lane of a wave, so that every wave of the forward
@@ -78,7 +79,7 @@
 #define ROW_WORDS (PIXEL_WORDS + 1)
 /* The tile in global memory: TILE_IMAGES x 784 consecutive bytes, read as
  * 16-byte pieces, 49 per image, in rounds of 10 whole images (490 pieces,
- * threads t < 490): thread t's piece of round l is piece t of image
+ * threads t < 490): thread t's piece of round l is piece t % 49 of image
  * t / 49 + 10 l, so its LDS address moves by 10 rows a round, an offset
  * the instruction holds (one address register, not one per round).
  * TILE_LOADS per thread: 7 at 64 images. */
@@ -348,7 +349,8 @@ __device__ __forceinline__ void add_block_loss_and_hits(float squared, unsigned 
  * blockIdx.x, blockIdx.x + gridDim.x, ... of TILE_IMAGES images each.
  * partial[blockIdx.x][c][k] = sum over the block's images n of
  * 2 (Yhat[c][n] - Y[c][n]) / N * x[n][k], stored once, at the end.
- * wt is W transposed, wt[k][c] (the update keeps it).
+ * wt is W transposed, wt[k][c] (the update keeps it); two_over_n is 2 / N,
+ * from the host (a kernel argument lives in an SGPR, not in a VGPR).
  *
  * x = pixel / 255 is not computed pixel by pixel: the sums run over the
  * pixels as integers (exact in float) and are multiplied by 1/255 once, the
