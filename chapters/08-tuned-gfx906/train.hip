@@ -110,8 +110,8 @@
  * tile's space: 31 KB, less than a 64-image tile, more than a 32-image one. */
 #define HANDOVER_FLOATS (GRAD_SUMS * GRAD_OWNERS)
 #define TILE_SPACE_WORDS (TILE_IMAGES * ROW_WORDS > HANDOVER_FLOATS ? TILE_IMAGES * ROW_WORDS : HANDOVER_FLOATS)
-/* update: UPDATE_SPLIT waves per WAVE_SIZE weights, each adding rows
- * w * UPDATE_BATCH .. + UPDATE_BATCH - 1 of every UPDATE_ROWS; the partials
+/* update: UPDATE_SPLIT waves per WAVE_SIZE weights, wave q adding rows
+ * q * UPDATE_BATCH .. + UPDATE_BATCH - 1 of every UPDATE_ROWS; the partials
  * are padded with zero rows to a multiple of UPDATE_ROWS, so each wave's
  * loads go out in whole batches. */
 #define UPDATE_SPLIT 4
