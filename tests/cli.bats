@@ -89,11 +89,11 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
     [ "$status" -eq 0 ]
     [[ "$output" == *"kernel times: median of 9 iterations"* ]]
     [[ "$output" == *"CPU executor: the host's wall clock per launch, not a GPU time"* ]]
-    for kernel in forward_scores residual_loss gradient update; do
+    for kernel in forward_scores residual_loss sum_records gradient update; do
         [[ "$output" == *"$kernel"* ]]
     done
     cat "$tsv"
-    # The four kernels, in launch order, then the iteration; each median > 0,
+    # The five kernels, in launch order, then the iteration; each median > 0,
     # and the shares add up to about the iteration. Loosely: a sum of medians
     # is not the median of sums, and the executor's wall clock on a loaded
     # 2-core machine is noisy (3 iterations once summed to 0.89 in CI). The
@@ -103,7 +103,7 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
         END { print kernels; if (bad || share < 0.6 || share > 1.4) exit 1 }' "$tsv"
     echo "$output"
     [ "$status" -eq 0 ]
-    [ "$output" = "forward_scores residual_loss gradient update (iteration) " ]
+    [ "$output" = "forward_scores residual_loss sum_records gradient update (iteration) " ]
 }
 @test "--kernel-times: chapter 09 times each epoch's training kernels" {
     run "$(chapter_binary 09)" "$DATASET_DIR" 1 --train-limit 256 --quiet --kernel-times
