@@ -1,8 +1,8 @@
 /* Sums over the lanes of a wave, with shuffles: taught in chapter 06
- * (wave_sum), which defines it in its own train.hip as its lesson;
- * wave_count, wave_allsum (the butterfly) and block_add_records, which a
- * fused kernel needs for its loss, are chapter 07's. Chapters 07 to 09
- * include this header. WAVE_SIZE is the build's (gpu_runtime.h): the steps
+ * (wave_sum, wave_count), which defines them in its own train.hip as its
+ * lesson; wave_allsum (the butterfly) and block_add_records, which a fused
+ * kernel needs for its loss, are chapter 07's. Chapters 07 to 09 include
+ * this header. WAVE_SIZE is the build's (gpu_runtime.h): the steps
  * are WAVE_SIZE/2, ..., 2, 1 at wave 64 and at wave 32. Every lane of the
  * wave must call them (no lane may have returned early). */
 #ifndef COMMON_WAVE_REDUCE_H

@@ -138,23 +138,23 @@ __global__ void residual_loss(const float *scores, const uint8_t *labels, float 
     image_hit[i] = best == label;
 }
 
-/* One block adds up the images' losses and hits into the iteration's two
- * records. Thread t sums images t, t + SUM_THREADS, ... (neighbouring
- * threads read neighbouring slots), stores its sums, and after the barrier
- * thread 0 adds the SUM_THREADS of them: the more threads, the fewer loads
- * each waits for in turn. A fixed order of plain adds: the same total on
- * every run. (An atomicAdd per image into one float, the obvious alternative,
- * makes 60,000 threads queue on one address: see the README.) */
-__global__ void sum_records(const float *image_loss, const unsigned int *image_hit,
+/* One block adds up the parts of the loss and hits (one per image here)
+ * into the iteration's two records. Thread t sums parts t, t + SUM_THREADS,
+ * ... (neighbouring threads, neighbouring slots), stores its sums, and after
+ * the barrier thread 0 adds the SUM_THREADS of them: the more threads, the
+ * fewer loads each waits for in turn. A fixed order of plain adds: the same
+ * total on every run. (An atomicAdd per image into one float, the obvious
+ * alternative, makes 60,000 threads queue on one address: see the README.) */
+__global__ void sum_records(const float *loss_parts, const unsigned int *hit_parts,
                             float *thread_loss, unsigned int *thread_hits, float *loss_sum,
-                            unsigned int *correct, int images)
+                            unsigned int *correct, int parts)
 {
     int t = threadIdx.x;
     float loss = 0.0f;
     unsigned int hits = 0;
-    for (int i = t; i < images; i += SUM_THREADS) {
-        loss += image_loss[i];
-        hits += image_hit[i];
+    for (int i = t; i < parts; i += SUM_THREADS) {
+        loss += loss_parts[i];
+        hits += hit_parts[i];
     }
     thread_loss[t] = loss;
     thread_hits[t] = hits;

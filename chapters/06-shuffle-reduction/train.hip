@@ -4,12 +4,14 @@
  * many threads and blocks instead of run down by one thread per weight. Each
  * thread sums its share of the images, the lanes of a wave add their sums with
  * shuffles (__shfl_down), the waves of a block through LDS, and each block
- * stores one partial sum per weight; the update adds the partials. Five
- * kernels per iteration:
+ * stores one partial sum per weight; the update adds the partials. The loss
+ * and hits are added up the same way, to one part per block. Five kernels
+ * per iteration:
  *   forward_scores   one thread per image (10 scores), a block per 128 images:
  *                    tiles of W and x_cols
- *   residual_loss    one thread per image: prediction, loss, residual
- *   sum_records      one block: the iteration's loss and hits, added up
+ *   residual_loss    one thread per image: prediction, loss, residual; the
+ *                    block's loss and hits added up (shuffles, then LDS)
+ *   sum_records      one block: the blocks' loss and hits, added up
  *   gradient         a block per 4 features and slice of the images, one
  *                    thread per image at a time (x_cols): 40 sums per thread,
  *                    reduced over the block into one partial per weight
@@ -57,6 +59,14 @@ const int chapter_needs = NEEDS_X_COLS;
  * `offset` lanes up: after the steps WAVE_SIZE/2, ..., 2, 1, lane 0 holds the
  * whole wave's sum (the other lanes hold partial sums, unused). */
 __device__ float wave_sum(float v)
+{
+    for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
+        v += __shfl_down(v, offset);
+    return v;
+}
+
+/* The same for a count. */
+__device__ unsigned int wave_count(unsigned int v)
 {
     for (int offset = WAVE_SIZE / 2; offset > 0; offset /= 2)
         v += __shfl_down(v, offset);
@@ -155,44 +165,68 @@ __global__ void forward_scores(const float *w, const float *x_cols, float *score
 
 /* One thread per image: the prediction (ties to the lowest class), the
  * squared error, and the residual scaled for the gradient, 2 (Yhat - Y) / N.
- * Each image's loss and hit go to a slot of their own: no two threads write
- * one address, so nothing here waits for another thread. */
+ * The block's squared errors and hits are added up (shuffles within each
+ * wave, LDS across the waves) into one part per block: sum_records then adds
+ * 235 parts instead of 60,000. */
 __global__ void residual_loss(const float *scores, const uint8_t *labels, float *delta,
-                              float *image_loss, unsigned int *image_hit, int images)
+                              float *block_loss, unsigned int *block_hits, int images)
 {
+    __shared__ float wave_loss[BLOCK_SIZE / WAVE_SIZE];
+    __shared__ unsigned int wave_hits[BLOCK_SIZE / WAVE_SIZE];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= images) return;
-    int label = labels[i];
-    int best = 0;
     float squared = 0.0f;
-    for (int c = 0; c < MODEL_CLASSES; c++) {
-        float s = scores[c * images + i];
-        if (s > scores[best * images + i]) best = c;
-        float r = s - (c == label ? 1.0f : 0.0f);
-        squared += r * r;
-        delta[c * images + i] = 2.0f * r / images;
+    unsigned int hit = 0;
+    /* No early return: threads past the last image add zeros, but every lane
+     * must reach the shuffles and the barrier. */
+    if (i < images) {
+        int label = labels[i];
+        int best = 0;
+        for (int c = 0; c < MODEL_CLASSES; c++) {
+            float s = scores[c * images + i];
+            if (s > scores[best * images + i]) best = c;
+            float r = s - (c == label ? 1.0f : 0.0f);
+            squared += r * r;
+            delta[c * images + i] = 2.0f * r / images;
+        }
+        hit = best == label;
     }
-    image_loss[i] = squared;
-    image_hit[i] = best == label;
+    squared = wave_sum(squared);
+    hit = wave_count(hit);
+    int lane = threadIdx.x % WAVE_SIZE, wave = threadIdx.x / WAVE_SIZE;
+    if (lane == 0) {
+        wave_loss[wave] = squared;
+        wave_hits[wave] = hit;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float loss = 0.0f;
+        unsigned int hits = 0;
+        for (int w = 0; w < BLOCK_SIZE / WAVE_SIZE; w++) {
+            loss += wave_loss[w];
+            hits += wave_hits[w];
+        }
+        block_loss[blockIdx.x] = loss;
+        block_hits[blockIdx.x] = hits;
+    }
 }
 
-/* One block adds up the images' losses and hits into the iteration's two
- * records. Thread t sums images t, t + SUM_THREADS, ... (neighbouring
- * threads read neighbouring slots), stores its sums, and after the barrier
- * thread 0 adds the SUM_THREADS of them: the more threads, the fewer loads
- * each waits for in turn. A fixed order of plain adds: the same total on
- * every run. (An atomicAdd per image into one float, the obvious alternative,
- * makes 60,000 threads queue on one address: see the README.) */
-__global__ void sum_records(const float *image_loss, const unsigned int *image_hit,
+/* One block adds up the parts of the loss and hits (one per image here)
+ * into the iteration's two records. Thread t sums parts t, t + SUM_THREADS,
+ * ... (neighbouring threads, neighbouring slots), stores its sums, and after
+ * the barrier thread 0 adds the SUM_THREADS of them: the more threads, the
+ * fewer loads each waits for in turn. A fixed order of plain adds: the same
+ * total on every run. (An atomicAdd per image into one float, the obvious
+ * alternative, makes 60,000 threads queue on one address: see the README.) */
+__global__ void sum_records(const float *loss_parts, const unsigned int *hit_parts,
                             float *thread_loss, unsigned int *thread_hits, float *loss_sum,
-                            unsigned int *correct, int images)
+                            unsigned int *correct, int parts)
 {
     int t = threadIdx.x;
     float loss = 0.0f;
     unsigned int hits = 0;
-    for (int i = t; i < images; i += SUM_THREADS) {
-        loss += image_loss[i];
-        hits += image_hit[i];
+    for (int i = t; i < parts; i += SUM_THREADS) {
+        loss += loss_parts[i];
+        hits += hit_parts[i];
     }
     thread_loss[t] = loss;
     thread_hits[t] = hits;
@@ -282,8 +316,8 @@ typedef struct {
     float *scores; /* 10 x images */
     float *delta;  /* 10 x images: 2 (Yhat - Y) / N */
     float *partial; /* GRAD_SLICES x 10 x 785: one gradient per slice of the images */
-    float *image_loss;         /* images: each image's squared error */
-    unsigned int *image_hit;   /* images: 1 where the prediction is right */
+    float *block_loss;         /* one per residual_loss block: its squared errors */
+    unsigned int *block_hits;  /* one per block: its right predictions */
     float *thread_loss;        /* SUM_THREADS: sum_records' partial sums */
     unsigned int *thread_hits; /* SUM_THREADS */
 } buffers;
@@ -297,8 +331,8 @@ void chapter_setup(const gpu_problem *p, void **scratch)
     b->scores = (float *)gpu_alloc((size_t)MODEL_CLASSES * p->images * sizeof(float), "scores");
     b->delta = (float *)gpu_alloc((size_t)MODEL_CLASSES * p->images * sizeof(float), "delta");
     b->partial = (float *)gpu_alloc((size_t)GRAD_SLICES * MODEL_WEIGHTS * sizeof(float), "partial");
-    b->image_loss = (float *)gpu_alloc((size_t)p->images * sizeof(float), "image_loss");
-    b->image_hit = (unsigned int *)gpu_alloc((size_t)p->images * sizeof(unsigned int), "image_hit");
+    b->block_loss = (float *)gpu_alloc(blocks_for(p->images) * sizeof(float), "block_loss");
+    b->block_hits = (unsigned int *)gpu_alloc(blocks_for(p->images) * sizeof(unsigned int), "block_hits");
     b->thread_loss = (float *)gpu_alloc(SUM_THREADS * sizeof(float), "thread_loss");
     b->thread_hits = (unsigned int *)gpu_alloc(SUM_THREADS * sizeof(unsigned int), "thread_hits");
     *scratch = b;
@@ -313,10 +347,10 @@ void chapter_iteration(const gpu_problem *p, void *scratch, int it)
                        p->w, p->x_cols, b->scores, n);
     HIP_CHECK_LAUNCH(forward_scores);
     hipLaunchKernelGGL(residual_loss, dim3(blocks_for(n)), dim3(BLOCK_SIZE), 0, 0,
-                       b->scores, p->labels, b->delta, b->image_loss, b->image_hit, n);
+                       b->scores, p->labels, b->delta, b->block_loss, b->block_hits, n);
     HIP_CHECK_LAUNCH(residual_loss);
-    hipLaunchKernelGGL(sum_records, dim3(1), dim3(SUM_THREADS), 0, 0, b->image_loss, b->image_hit,
-                       b->thread_loss, b->thread_hits, p->loss_sum + it, p->correct + it, n);
+    hipLaunchKernelGGL(sum_records, dim3(1), dim3(SUM_THREADS), 0, 0, b->block_loss, b->block_hits,
+                       b->thread_loss, b->thread_hits, p->loss_sum + it, p->correct + it, blocks_for(n));
     HIP_CHECK_LAUNCH(sum_records);
     hipLaunchKernelGGL(gradient, dim3(GRAD_GROUPS, GRAD_SLICES), dim3(GRAD_THREADS), 0, 0,
                        b->delta, p->x_cols, b->partial, n);
@@ -332,8 +366,8 @@ void chapter_teardown(void *scratch)
     gpu_free(b->scores);
     gpu_free(b->delta);
     gpu_free(b->partial);
-    gpu_free(b->image_loss);
-    gpu_free(b->image_hit);
+    gpu_free(b->block_loss);
+    gpu_free(b->block_hits);
     gpu_free(b->thread_loss);
     gpu_free(b->thread_hits);
     free(b);

@@ -19,7 +19,7 @@
 #include <hip/hip_runtime.h>
 
 #include "gpu_trainer.h"
-#include "wave_reduce.h" /* wave_sum (chapter 06), wave_allsum, block_add_records */
+#include "wave_reduce.h" /* wave_sum, wave_count (chapter 06), wave_allsum, block_add_records */
 
 #define BLOCK_SIZE 256 /* threads per block: a multiple of the wave size on every platform */
 

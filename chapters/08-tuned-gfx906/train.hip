@@ -35,7 +35,7 @@
 #include <hip/hip_runtime.h>
 
 #include "gpu_trainer.h"
-#include "wave_reduce.h" /* wave_sum (chapter 06), wave_count (chapter 07) */
+#include "wave_reduce.h" /* chapter 06's wave_sum and wave_count */
 
 /* ---- Tunable (make tune: chapters/08-tuned-gfx906/tune.sh) ---------------- */
 /* Images per tile: one per lane of a wave, so that every wave of the forward

@@ -27,7 +27,7 @@
 #include <hip/hip_runtime.h>
 
 #include "mlp_trainer.h"
-#include "wave_reduce.h" /* wave_sum (chapter 06), wave_count and wave_allsum (chapter 07) */
+#include "wave_reduce.h" /* wave_sum, wave_count (chapter 06), wave_allsum (chapter 07) */
 
 /* hidden_forward: a block computes 32 images x 32 hidden units, stepping
  * through the 784 inputs 16 at a time (49 steps, none partial). Each of its
