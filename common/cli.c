@@ -237,10 +237,49 @@ static int names_option(const char *arg, const struct option *option)
            (arg[2 + n] == '\0' || arg[2 + n] == '=');
 }
 
-static void unknown_option(const char *arg, const char *chapter)
+/* Edits (insert, delete, replace a character) that turn a[0..n) into
+ * b[0..m): Levenshtein's distance, one row at a time. Names are short. */
+static size_t edit_distance(const char *a, size_t n, const char *b, size_t m)
 {
-    fprintf(stderr, "%s: unknown option '%s'\n", program_name, arg);
-    cli_print_usage(program_name, chapter);
+    size_t row[64];
+    if (m >= sizeof row / sizeof row[0]) return (size_t)-1;
+    for (size_t j = 0; j <= m; j++) row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t above = row[j];
+            size_t best = diagonal + (a[i - 1] != b[j - 1]);
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[m];
+}
+
+/* One line: the option that is not one, the closest that is (a typo: at
+ * most a third of its letters off), and where the list is. */
+static void unknown_option(const char *arg, const struct option *options, int count)
+{
+    const char *name = arg;
+    while (*name == '-') name++;
+    size_t length = strcspn(name, "=");
+    const char *closest = NULL;
+    size_t closest_edits = 0;
+    for (int j = 0; j < count; j++) {
+        size_t edits = edit_distance(name, length, options[j].name, strlen(options[j].name));
+        if (!closest || edits < closest_edits) {
+            closest = options[j].name;
+            closest_edits = edits;
+        }
+    }
+    if (closest && length > 0 && closest_edits * 3 <= strlen(closest))
+        fprintf(stderr, "%s: unknown option '%s' (did you mean --%s? see --help)\n", program_name,
+                arg, closest);
+    else
+        fprintf(stderr, "%s: unknown option '%s' (see --help)\n", program_name, arg);
     exit(CLI_USAGE_STATUS);
 }
 
@@ -296,7 +335,7 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
         /* A negative number ("-5", "-0.1") is a positional argument, so that
          * its range check names it; "--" is not an option here. */
         if (arg && arg[0] == '-' && ((arg[1] >= '0' && arg[1] <= '9') || strcmp(arg, "--") == 0)) {
-            if (arg[1] == '-') unknown_option(arg, chapter);
+            if (arg[1] == '-') unknown_option(arg, long_options, count);
             optind = first + 1;
             add_positional(positional, &positional_count, arg);
             continue;
@@ -310,7 +349,7 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
         const struct option *option = NULL;
         for (int j = 0; j < count && !option; j++)
             if (long_options[j].val == (c == ':' ? optopt : c)) option = &long_options[j];
-        if (c == '?' || !option || !names_option(arg, option)) unknown_option(arg, chapter);
+        if (c == '?' || !option || !names_option(arg, option)) unknown_option(arg, long_options, count);
         if (c == ':') usage_error("%s needs a value", arg); /* arg: the option's full name */
 
         switch (c) {

@@ -23,9 +23,19 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
     [ "$status" -eq 0 ]
     [[ "$output" == *"usage: 00-cpu-reference DATASET_DIR [ITERATIONS [LEARNING_RATE]]"* ]]
 }
-@test "unknown option: named, with the usage" {
-    expect_usage_error "unknown option '--fast'" "$DATASET_DIR" --fast
-    [[ "$output" == *"usage:"* ]]
+@test "unknown option: one line, named, with the closest option if it is a typo" {
+    expect_usage_error "unknown option '--fast' (see --help)" "$DATASET_DIR" --fast
+    [ "${#lines[@]}" -eq 1 ]
+    expect_usage_error "unknown option '--train-limt' (did you mean --train-limit? see --help)" \
+        "$DATASET_DIR" --train-limt 5
+    [ "${#lines[@]}" -eq 1 ]
+    expect_usage_error "unknown option '--chek=1' (did you mean --check? see --help)" "$DATASET_DIR" --chek=1
+    expect_usage_error "unknown option '--quie' (did you mean --quiet? see --help)" "$DATASET_DIR" --quie
+    # A chapter's own options are candidates too.
+    run "$(chapter_binary 09)" "$DATASET_DIR" --hiden 8
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [ "$output" = "09-hidden-layer: unknown option '--hiden' (did you mean --hidden? see --help)" ]
 }
 @test "ITERATIONS 0, negative, too large, not an integer" {
     for bad in 0 -5 1000001 abc 1.5 "" 99999999999999999999; do
