@@ -80,8 +80,8 @@
 /* The tile in global memory: TILE_IMAGES x 784 consecutive bytes, read as
  * 16-byte pieces, 49 per image, in rounds of 10 whole images (490 pieces,
  * threads t < 490): thread t's piece of round l is piece t % 49 of image
- * t / 49 + 10 l, so its LDS address moves by 10 rows a round, an offset
- * the instruction holds (one address register, not one per round).
+ * t / 49 + 10 l, so its LDS address moves by 10 rows a round: a constant
+ * step added to one base register, not one address register per round.
  * TILE_LOADS per thread: 7 at 64 images. */
 #define PIECES_PER_IMAGE (MODEL_PIXELS / 16)
 #define TILE_PIECES (TILE_IMAGES * PIECES_PER_IMAGE)
@@ -168,8 +168,8 @@ const int chapter_needs = NEEDS_PIXELS;
 __device__ void fetch_tile(const uint8_t *__restrict__ pixels, int images, int tile, int t, pixels16 *staged)
 {
     int first = tile * TILE_IMAGES;
-    /* A uniform base and a 32-bit offset per thread: global_load_dwordx4
-     * with the base in SGPRs, one address register. */
+    /* A uniform base and a 32-bit offset per thread: only the offset stays
+     * in a register across the rounds, not TILE_LOADS 64-bit addresses. */
     const uint8_t *base = pixels + (size_t)first * MODEL_PIXELS;
     unsigned int offset = 16u * (unsigned int)t;
     if (first + TILE_IMAGES <= images) {
@@ -319,8 +319,8 @@ __device__ __forceinline__ void store_partial(float *__restrict__ partial, int u
     }
 }
 
-/* The block's loss and hits, as in chapter 06: each wave's sums through LDS,
- * then one atomic each. It has a barrier: every thread of the block calls it. */
+/* The block's loss and hits, as chapter 07's block_add_records: each wave's
+ * sums through LDS, then one atomic each. Every thread of the block calls it. */
 __device__ __forceinline__ void add_block_loss_and_hits(float squared, unsigned int hits,
                                                         float *wave_loss, unsigned int *wave_hits,
                                                         float *loss_sum, unsigned int *correct)
