@@ -320,7 +320,7 @@ __device__ __forceinline__ void store_partial(float *__restrict__ partial, int u
 }
 
 /* The block's loss and hits, as chapter 07's block_add_records: each wave's
- * sums through LDS, then one atomic each. Every thread of the block calls it. */
+ * sums through LDS, then one atomic each; a barrier: every thread calls it. */
 __device__ __forceinline__ void add_block_loss_and_hits(float squared, unsigned int hits,
                                                         float *wave_loss, unsigned int *wave_hits,
                                                         float *loss_sum, unsigned int *correct)
