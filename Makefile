@@ -44,12 +44,21 @@ FUZZ_LOG ?= build/fuzz.log# libFuzzer's output
 $(if $(filter mnist fashion,$(DATASET)),,$(error DATASET must be mnist or fashion, not '$(DATASET)'))
 $(if $(strip $(DATASET_DIR)),,$(error DATASET_DIR is empty: leave it unset for dataset/ (dataset/fashion/ with DATASET=fashion), or name a folder))
 $(if $(filter 32 64,$(WAVE)),,$(error WAVE must be 32 or 64, not '$(WAVE)'))
+# The platform chosen here (on the command line, from the environment, or detected) reaches every sub-make
+# (chapter-N's build, make compare's, tune.sh's) as if given on the command line: HIP_PLATFORM is unexported
+# below, so a sub-make would otherwise detect again and look for another platform's build (issue 22).
+ifneq ($(origin HIP_PLATFORM),command line)
+PASS_PLATFORM := 1
+endif
 ifeq ($(HIP_PLATFORM),)
 override HIP_PLATFORM := $(shell common/detect_platform.sh)
 PLATFORM_NOTE := $(if $(filter cpu,$(HIP_PLATFORM)),no GPU found (or no ROCm/CUDA toolkit): using the CPU executor; set HIP_PLATFORM=amd|nvidia to choose)
 endif
 $(if $(filter amd nvidia cpu,$(HIP_PLATFORM)),,$(error HIP_PLATFORM must be amd, nvidia or cpu, not '$(HIP_PLATFORM)'))
 unexport HIP_PLATFORM # hipcc reads it, and knows nothing of "cpu"
+ifneq ($(PASS_PLATFORM),)
+MAKEOVERRIDES += HIP_PLATFORM=$(HIP_PLATFORM)
+endif
 MAKEFLAGS += --no-builtin-rules
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
