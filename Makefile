@@ -107,7 +107,7 @@ INSTRUMENT := -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -fsanitize-cov
     use-after-return=never use-after-scope=0) -fsanitize=address -fno-sanitize-address-use-odr-indicator
 HIP_LINK = clang++
 EXECUTOR := $(BUILD)/executor.o
-PLATFORM_TOOLS := test-tools
+PLATFORM_TOOLS := clang-tools
 else ifeq ($(HIP_PLATFORM),amd)
 BUILD := build/amd-$(GPU_ARCH)
 HIP_COMPILE = HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon
@@ -172,11 +172,13 @@ $(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/m
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 
-# The Debian packages each kind of target needs (common/require.sh installs them as root)
+# The Debian packages each kind of target needs (common/require.sh installs them as root); a target asks
+# only for the groups it uses: make profile-N clang's (the trace build) and hipcc's (the model), not the tests'
 hip-tools: PACKAGES = hipcc libamdhip64-dev rocm-device-libs
-test-tools: PACKAGES = bats libcmocka-dev clang libclang-rt-dev tmux
+clang-tools: PACKAGES = clang libclang-rt-dev# the trace build, make fuzz's fuzzer: clang and its sanitizer runtimes
+test-tools: PACKAGES = bats libcmocka-dev tmux# make test: the bats files, the cmocka programs, the viewer's test
 plot-tools: PACKAGES = gnuplot-nox
-hip-tools test-tools plot-tools: ; @common/require.sh $(PACKAGES)
+hip-tools clang-tools test-tools plot-tools: ; @common/require.sh $(PACKAGES)
 nvcc-tool:
 	@[ -n "$(NVCC)" ] || { echo "nvcc not found: install the CUDA toolkit or set NVCC=" >&2; exit 1; }
 no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
@@ -184,7 +186,7 @@ no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
 	  or nvcc builds: unset SANITIZE$(comma) or use HIP_PLATFORM=cpu" >&2; exit 2)
 
 # ---- Reader targets ---------------------------------------------------------
-.PHONY: help dataset build chapter-% diff-% resources isa-% profile-% racecheck-% clean hip-tools nvcc-tool no-sanitizer test-tools plot-tools
+.PHONY: help dataset build chapter-% diff-% resources isa-% profile-% racecheck-% clean hip-tools nvcc-tool no-sanitizer clang-tools test-tools plot-tools
 chapter-% diff-% isa-% profile-% racecheck-%: CHAPTER = $(call chapter_dir,$*)
 HELP_SETTINGS := $(shell sed -n 's/^\([A-Z_]*\) ?=.*\#.*/\1/p' Makefile)
 help: ## this list
@@ -249,7 +251,7 @@ profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its c
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
-$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(HEADERS) | test-tools
+$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(HEADERS) | clang-tools
 	@mkdir -p $(@D)
 	$(HIP_COMPILE) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
@@ -302,17 +304,21 @@ tune: dataset ## time chapter 08's tunable sizes, print the best (on the executo
 
 # ---- Tests ------------------------------------------------------------------
 TEST_BUILD := build/tests$(SAN_SUFFIX)
-$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) | test-tools # the host code's tests, and the checks' tools
+$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@
-$(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools # the executor's (and trace build's)
+COMPARE_TOOLS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/compare_*.c))
+$(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) # the checks' tools (make tune's too): no cmocka
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@
+$(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools $(PLATFORM_TOOLS) # the executor's (and trace build's)
 	@mkdir -p $(@D)
 	$(HIP_COMPILE) $(INSTRUMENT) -c $< -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) -lcmocka $(LDLIBS) -o $@
 
 # libFuzzer on the loaders, always with ASan and UBSan (tests/fuzz.sh: its work folders)
 FUZZER := build/tests/fuzz_loader
-$(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HEADERS) | test-tools
+$(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HEADERS) | clang-tools
 	@mkdir -p $(@D)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icommon $(filter %.c,$^) -o $@
 fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict line, the log in FUZZ_LOG
@@ -320,7 +326,7 @@ fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict 
 
 # The CPU executor at both wave sizes, trace builds, the broken kernel (always under ASan), GPU chapters
 CPU := --no-print-directory HIP_PLATFORM=cpu
-test: dataset test-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
+test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
 	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) \
 	  $(CPU_BUILD)/tests/test_executor $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
 	@$(MAKE) $(CPU) WAVE=32 build build/cpu-wave32$(SAN_SUFFIX)/tests/test_executor

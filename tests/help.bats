@@ -7,7 +7,7 @@
 # N. Left out: the package checks and make figures' two halves.
 reader_targets() {
     sed -n 's/^\.PHONY:[[:space:]]*//p' Makefile | tr -s ' \t' '\n\n' | sed 's/%/N/' | grep -v '^$' |
-        grep -vx 'hip-tools\|nvcc-tool\|no-sanitizer\|test-tools\|plot-tools\|figures-compare\|figures-plots' |
+        grep -vx 'hip-tools\|clang-tools\|nvcc-tool\|no-sanitizer\|test-tools\|plot-tools\|figures-compare\|figures-plots' |
         sort -u
 }
 

@@ -119,3 +119,29 @@ counter() {
     [ "$status" -ne 0 ]
     [[ "$output" == *"needs the executor's trace build"* ]]
 }
+
+# required_packages ARG...: the Debian packages `make -n ARG...` would ask
+# common/require.sh for (make -n runs the sub-makes, which print theirs).
+required_packages() {
+    plain_make -n HIP_PLATFORM=cpu "$@" | sed -n 's|^common/require\.sh ||p' | tr ' ' '\n' | sort -u | tr '\n' ' '
+}
+
+# Issue 22: make profile-1 ran apt-get for libcmocka-dev, which only the tests use.
+@test "make profile-N and the other targets ask only for the packages they use" {
+    local packages
+    packages=$(required_packages profile-1)
+    echo "profile-1: $packages"
+    [ "$packages" = "clang hipcc libamdhip64-dev libclang-rt-dev rocm-device-libs " ]
+    packages=$(required_packages racecheck-1)
+    echo "racecheck-1: $packages"
+    [ "$packages" = "clang libclang-rt-dev " ]
+    packages=$(required_packages fuzz)
+    echo "fuzz: $packages"
+    [ "$packages" = "clang libclang-rt-dev " ]
+    packages=$(required_packages chapter-1 "$TEST_BUILD/compare_runs") # make tune's checker too
+    echo "chapter-1 and compare_runs: $packages"
+    [ "$packages" = "" ]
+    packages=$(required_packages test)
+    echo "test: $packages"
+    [[ " $packages" == *" libcmocka-dev "* && " $packages" == *" clang "* && " $packages" == *" hipcc "* ]]
+}
