@@ -72,7 +72,15 @@ LINEAR_CHAPTERS := $(filter $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTER
 chapter_dir = $(firstword $(filter $(if $(filter 0 1 2 3 4 5 6 7 8 9,$(1)),0$(1),$(1))-%,$(CHAPTERS)) $(filter $(1),$(CHAPTERS)))
 no_chapter = $(if $(CHAPTER),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
 comma := ,
-FETCH_DATASET = DATASET=$(DATASET) bash dataset/fetch.sh $(DATASET_DIR)
+# Only make dataset creates DATASET_DIR: for any other target a folder that is not there is taken for a typo
+# (DATASET_DIR=datset), and nothing is fetched.
+quote = '$(subst ','\'',$(1))'
+DATASET_DIR_CHECK = if [ ! -e $(call quote,$(DATASET_DIR)) ] && [ ! -L $(call quote,$(DATASET_DIR)) ]; then \
+  echo $(call quote,DATASET_DIR=$(DATASET_DIR): no such folder; nothing was fetched. To create it and fetch \
+  $(if $(filter fashion,$(DATASET)),Fashion-MNIST,MNIST) into it: make dataset$(if $(filter fashion,$(DATASET)), DATASET=fashion) \
+  DATASET_DIR=$(DATASET_DIR)) >&2; exit 2; fi;
+FETCH = DATASET=$(DATASET) bash dataset/fetch.sh $(call quote,$(DATASET_DIR))
+FETCH_DATASET = $(DATASET_DIR_CHECK) $(FETCH)
 ON_EXECUTOR := $(filter cpu,$(HIP_PLATFORM))
 $(if $(and $(PLATFORM_NOTE),$(filter chapter-% compare plots tune,$(MAKECMDGOALS))),$(info note: $(PLATFORM_NOTE)))
 LINEAR_LR = $(or $(LR),$(if $(filter fashion,$(DATASET)),0.005,0.01))
@@ -198,8 +206,8 @@ help: ## this list
 	  sub(/^[^#]*# */, "", $$2); printf "  %-34s %s\n", $$1 "=" ENVIRON[$$1], $$2 }' Makefile
 	@echo "So here make chapter-N trains $(or $(ITERS),100) iterations (a GPU chapter on the executor: $(or $(ITERS),10)), make compare $(COMPARE_ITERS)"
 
-dataset: ## fetch and verify the four files into DATASET_DIR (never replaces a file that fails verification)
-	@$(FETCH_DATASET)
+dataset: ## fetch and verify the four files into DATASET_DIR, creating it (never replaces a file that fails verification)
+	@$(if $(filter dataset,$(MAKECMDGOALS)),$(FETCH),$(FETCH_DATASET))
 build: $(addprefix $(BUILD)/,$(CHAPTERS)) ## build every chapter for HIP_PLATFORM
 
 # The chapter is checked before anything is fetched. A GPU chapter on the executor: a short run by default.
