@@ -72,6 +72,8 @@ LINEAR_CHAPTERS := $(filter $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTER
 chapter_dir = $(firstword $(filter $(if $(filter 0 1 2 3 4 5 6 7 8 9,$(1)),0$(1),$(1))-%,$(CHAPTERS)) $(filter $(1),$(CHAPTERS)))
 no_chapter = $(if $(CHAPTER),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
 comma := ,
+# A view (make help, make diff-N) whose reader's pipe closes early (| head) ends by SIGPIPE, status 141: not an error
+PIPE_CLOSED_OK = || [ $$? -eq 141 ]
 # Only make dataset creates DATASET_DIR: for any other target a folder that is not there is taken for a typo
 # (DATASET_DIR=datset), and nothing is fetched.
 quote = '$(subst ','\'',$(1))'
@@ -198,13 +200,14 @@ no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
 chapter-% diff-% isa-% profile-% racecheck-%: CHAPTER = $(call chapter_dir,$*)
 HELP_SETTINGS := $(shell sed -n 's/^\([A-Z_]*\) ?=.*\#.*/\1/p' Makefile)
 help: ## this list
-	@echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906. Chapters: $(CHAPTERS)"
-	@awk -F ':[^#]*## ' '/^[a-z][a-z%-]*( [a-z%-]+)*:.*## / { n = split($$1, name, " "); for (i = 1; i <= n; i++) { \
-	  sub(/%/, "N", name[i]); printf "  make %-17s %s\n", name[i], $$2 } }' Makefile
-	@echo "Settings (make chapter-3 ITERS=20 HIP_PLATFORM=cpu), with their values now:"
-	@env $(foreach v,$(HELP_SETTINGS),$(v)='$(subst ','\'',$($(v)))') awk -F ' *[?]= *' '/^[A-Z_]+ [?]=.*#/ { \
-	  sub(/^[^#]*# */, "", $$2); printf "  %-34s %s\n", $$1 "=" ENVIRON[$$1], $$2 }' Makefile
-	@echo "So here make chapter-N trains $(or $(ITERS),100) iterations (a GPU chapter on the executor: $(or $(ITERS),10)), make compare $(COMPARE_ITERS)"
+	@( echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906. Chapters: $(CHAPTERS)"; \
+	  awk -F ':[^#]*## ' '/^[a-z][a-z%-]*( [a-z%-]+)*:.*## / { n = split($$1, name, " "); for (i = 1; i <= n; i++) { \
+	  sub(/%/, "N", name[i]); printf "  make %-17s %s\n", name[i], $$2 } }' Makefile; \
+	  echo "Settings (make chapter-3 ITERS=20 HIP_PLATFORM=cpu), with their values now:"; \
+	  env $(foreach v,$(HELP_SETTINGS),$(v)='$(subst ','\'',$($(v)))') awk -F ' *[?]= *' '/^[A-Z_]+ [?]=.*#/ { \
+	  sub(/^[^#]*# */, "", $$2); printf "  %-34s %s\n", $$1 "=" ENVIRON[$$1], $$2 }' Makefile; \
+	  echo "So here make chapter-N trains $(or $(ITERS),100) iterations (a GPU chapter on the executor: $(or $(ITERS),10)), make compare $(COMPARE_ITERS)" \
+	) $(PIPE_CLOSED_OK)
 
 dataset: ## fetch and verify the four files into DATASET_DIR, creating it (never replaces a file that fails verification)
 	@$(if $(filter dataset,$(MAKECMDGOALS)),$(FETCH),$(FETCH_DATASET))
@@ -223,11 +226,11 @@ chapter-%: ## build and train chapter N (ITERS or EPOCHS, LR, ARGS, DATASET)
 PREVIOUS = $(call chapter_dir,$(shell expr 0$(firstword $(subst -, ,$(CHAPTER))) - 1))
 diff-%: ## what chapter N changed against chapter N-1 (9: a note; it is an extension)
 	@$(no_chapter)
-	@$(if $(filter-out $(LINEAR_CHAPTERS),$(CHAPTER)),echo "chapter $(CHAPTER) is an extension: it trains \
+	@$(if $(filter-out $(LINEAR_CHAPTERS),$(CHAPTER)),(echo "chapter $(CHAPTER) is an extension: it trains \
 	  another model$(comma) so its diff against chapter 08 would be a rewrite$(comma) not one idea. chapters/$(CHAPTER)/README.md shows \
-	  which chapter's idea each kernel reuses ('The kernels'$(comma) 'What was reused$(comma) and what had to change').",$(if $(PREVIOUS),git \
-	  diff --no-index -- $(wildcard chapters/$(PREVIOUS)/train.* chapters/$(CHAPTER)/train.*) || [ $$? -eq 1 ],echo "chapter \
-	  $(CHAPTER) has no chapter before it" >&2; exit 2))
+	  which chapter's idea each kernel reuses ('The kernels'$(comma) 'What was reused$(comma) and what had to change').") \
+	  $(PIPE_CLOSED_OK),$(if $(PREVIOUS),git diff --no-index -- $(wildcard chapters/$(PREVIOUS)/train.* chapters/$(CHAPTER)/train.*) \
+	  || { status=$$?; [ $$status -eq 1 ] || [ $$status -eq 141 ]; },echo "chapter $(CHAPTER) has no chapter before it" >&2; exit 2))
 
 resources: hip-tools ## gfx906 registers, LDS, spills, occupancy per kernel, from the compiler (no GPU needed)
 	@HIPCC="$(HIPCC)" bash common/resources.sh $(RESOURCE_TSV) $(GPU_CHAPTERS)
