@@ -198,6 +198,8 @@ no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
 # ---- Reader targets ---------------------------------------------------------
 .PHONY: help dataset build chapter-% diff-% resources isa-% profile-% racecheck-% clean hip-tools nvcc-tool no-sanitizer clang-tools test-tools plot-tools
 chapter-% diff-% isa-% profile-% racecheck-%: CHAPTER = $(call chapter_dir,$*)
+HELP_TRAINS = $(if $(ON_EXECUTOR),chapter 00 $(or $(ITERS),100) iterations$(comma) a GPU chapter $(or $(ITERS),10),$(or \
+  $(ITERS),100) iterations)$(comma) chapter 09 $(or $(EPOCHS),$(if $(ON_EXECUTOR),2,10)) epochs
 HELP_SETTINGS := $(shell sed -n 's/^\([A-Z_]*\) ?=.*\#.*/\1/p' Makefile)
 help: ## this list
 	@( echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906. Chapters: $(CHAPTERS)"; \
@@ -206,7 +208,7 @@ help: ## this list
 	  echo "Settings (make chapter-3 ITERS=20 HIP_PLATFORM=cpu), with their values now:"; \
 	  env $(foreach v,$(HELP_SETTINGS),$(v)='$(subst ','\'',$($(v)))') awk -F ' *[?]= *' '/^[A-Z_]+ [?]=.*#/ { \
 	  sub(/^[^#]*# */, "", $$2); printf "  %-34s %s\n", $$1 "=" ENVIRON[$$1], $$2 }' Makefile; \
-	  echo "So here make chapter-N trains $(or $(ITERS),100) iterations (a GPU chapter on the executor: $(or $(ITERS),10)), make compare $(COMPARE_ITERS)" \
+	  echo "So here (HIP_PLATFORM=$(HIP_PLATFORM)) make chapter-N trains $(HELP_TRAINS); make compare $(COMPARE_ITERS) iterations x $(REPEATS) run(s) a chapter" \
 	) $(PIPE_CLOSED_OK)
 
 dataset: ## fetch and verify the four files into DATASET_DIR, creating it (never replaces a file that fails verification)
@@ -243,16 +245,20 @@ isa-%: ## chapter N's GPU_ARCH assembly in ISA_DIR, names demangled, each source
 
 # The executor's trace build (common/cpu/README.md); profile-N: one full-MNIST iteration unless ARGS says otherwise.
 # Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
-profile-% racecheck-%: ## chapter N's memory traffic and modelled time (profile), or its race checks, on the executor
-	@$(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
+TRACED_CHAPTER = $(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
+profile-%: ## chapter N's memory traffic and modelled time per kernel, counted on the executor (build/profile/)
+	@$(TRACED_CHAPTER)
 	@$(FETCH_DATASET)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(if $(filter profile-%,$@),$(TIMEMODEL))
-	$(if $(filter profile-%,$@),-@$(MAKE) --no-print-directory hip-tools)
-	$(if $(filter profile-%,$@),@bash common/cpu/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) \
-	  $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER))),HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(CHAPTER) \
-	  $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS))
-	@$(if $(filter racecheck-%,$@),echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): no race and no uninitialised \
-	  shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images")
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMEMODEL)
+	-@$(MAKE) --no-print-directory hip-tools
+	@bash common/cpu/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
+racecheck-%: ## chapter N's kernels checked on the executor for races and uninitialised shared-memory reads
+	@$(TRACED_CHAPTER)
+	@$(FETCH_DATASET)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER)
+	HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(CHAPTER) $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS)
+	@echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): $(RACECHECK_CLEAN)"
+RACECHECK_CLEAN = no race and no uninitialised shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images
 # make profile FILE=kernel.hip: a HIP program of your own (its own main(), hipLaunchKernelGGL), traced and modelled
 .PHONY: profile validate-model
 STANDALONE = $(TRACE_BUILD)/standalone/$(basename $(notdir $(FILE)))
