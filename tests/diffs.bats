@@ -60,6 +60,7 @@ added_code_lines() { # N: lines of code make diff-N adds
     local fifo="$BATS_TEST_TMPDIR/fifo" err="$BATS_TEST_TMPDIR/err" target status
     mkfifo "$fifo"
     for target in diff-8 diff-2 diff-9 help; do
+        # shellcheck disable=SC2094 # opened both ways so that the write end opens, then the reader closed
         exec 4<>"$fifo" 5>"$fifo" 4<&-
         status=0
         plain_make "$target" HIP_PLATFORM=cpu >&5 2>"$err" || status=$?
