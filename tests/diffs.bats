@@ -52,3 +52,24 @@ added_code_lines() { # N: lines of code make diff-N adds
     grep -q 'hipOccupancyMaxActiveBlocksPerMultiprocessor' chapters/07-kernel-fusion/train.hip
     grep -q 'hipOccupancyMaxActiveBlocksPerMultiprocessor' chapters/08-tuned-gfx906/train.hip
 }
+
+# Issue 22: make diff-8 | head ended with "make: *** [Makefile:201: diff-8]
+# Error 1". Here the reader is gone before make starts: its stdout is a
+# FIFO whose only reader was closed, so the first write gets SIGPIPE.
+@test "make diff-N and make help into a pipe whose reader is gone: status 0, no make error" {
+    local fifo="$BATS_TEST_TMPDIR/fifo" err="$BATS_TEST_TMPDIR/err" target status
+    mkfifo "$fifo"
+    for target in diff-8 diff-2 diff-9 help; do
+        # shellcheck disable=SC2094 # opened both ways so that the write end opens, then the reader closed
+        exec 4<>"$fifo" 5>"$fifo" 4<&-
+        status=0
+        plain_make "$target" HIP_PLATFORM=cpu >&5 2>"$err" || status=$?
+        exec 5>&-
+        echo "make $target: status $status, stderr: $(cat "$err")"
+        [ "$status" -eq 0 ]
+        [ ! -s "$err" ]
+    done
+    # A real failure is still one
+    run plain_make diff-0
+    [ "$status" -eq 2 ]
+}

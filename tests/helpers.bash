@@ -55,3 +55,23 @@ chapter_profile() {
     fi
     echo "$out/$(basename "$binary")"
 }
+
+# fresh_copy DIR: the working tree as a fresh clone of it would be (the files
+# git tracks, and new ones it does not ignore: no build/, no dataset files).
+fresh_copy() {
+    if ! command -v git >/dev/null || ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        skip "not a git checkout: no way to tell a fresh clone's files"
+    fi
+    local file
+    mkdir -p "$1"
+    # files git knows that are there (a deletion not yet committed is left out)
+    git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
+        [ ! -e "$file" ] || printf '%s\0' "$file"
+    done | tar -c --null -T - | tar -x -C "$1"
+}
+
+# plain_make ARG...: make as a reader types it, without what a surrounding
+# `make test` passes down (MAKEFLAGS would carry its HIP_PLATFORM and win).
+plain_make() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DATASET -u DATASET_DIR make --no-print-directory "$@"
+}

@@ -7,6 +7,8 @@
 # open the device through common/gpu_runtime.h. Skipped where the compiler is
 # missing or the GPU is there. From a clean build/, the two builds took 12 s
 # (AMD) and a few seconds (NVIDIA) on the 2-core development machine.
+# HIP_PLATFORM in the environment, on a fresh clone, reaches chapter-N's
+# sub-make (17 s: one NVIDIA build of chapter 01 from nothing).
 
 load helpers
 load small_dataset
@@ -52,4 +54,55 @@ expect_no_gpu() {
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     expect_no_gpu build/nvidia/01-naive-gemm 1 NVIDIA CUDA cudaGetDeviceCount
     expect_no_gpu build/nvidia/09-hidden-layer 9 NVIDIA CUDA cudaGetDeviceCount
+}
+
+# Issue 22: HIP_PLATFORM in the environment (not on make's command line) on a
+# fresh clone, no build/ yet: chapter-N's sub-make used to detect the
+# platform again and stop with "No rule to make target 'build/nvidia/...'".
+@test "HIP_PLATFORM=nvidia make chapter-1 (in the environment), fresh clone, no GPU: the no-GPU message" {
+    local nvcc=${NVCC:-$(command -v nvcc || true)}
+    if [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc; fi
+    [ -n "$nvcc" ] || skip "nvcc is not installed"
+    if ls /dev/nvidia[0-9]* >/dev/null 2>&1 || nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+        skip "an NVIDIA GPU is visible here"
+    fi
+    # make chapter-N verifies the dataset first: the real one, by its absolute path
+    [ -f "$DATASET_DIR/train-images-idx3-ubyte" ] || skip "$DATASET_DIR has no MNIST: run make dataset first"
+    local clone="$BATS_TEST_TMPDIR/clone" data
+    data=$(cd "$DATASET_DIR" && pwd)
+    fresh_copy "$clone"
+    cd "$clone"
+    HIP_PLATFORM=nvidia NVCC="$nvcc" run plain_make chapter-1 DATASET_DIR="$data" SANITIZE=
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" != *"No rule to make target"* ]]
+    [[ "$output" == *"01-naive-gemm: no NVIDIA GPU is visible to the CUDA runtime (cudaGetDeviceCount: "* ]]
+    [[ "$output" == *"01-naive-gemm: without a GPU, train chapter 01 on the CPU executor: make chapter-1 HIP_PLATFORM=cpu"* ]]
+}
+
+# The other way round: HIP_PLATFORM=cpu in the environment where an NVIDIA GPU
+# is detected (a stub nvidia-smi and nvcc), and nvidia in the environment for
+# the targets that build through a sub-make; make -n: nothing is compiled.
+@test "HIP_PLATFORM in the environment reaches every sub-make (make -n, fresh clone)" {
+    local clone="$BATS_TEST_TMPDIR/clone" stubs="$BATS_TEST_TMPDIR/stubs"
+    fresh_copy "$clone"
+    mkdir -p "$stubs"
+    printf '#!/bin/sh\necho "GPU 0: a stub"\n' >"$stubs/nvidia-smi"
+    printf '#!/bin/sh\nexit 0\n' >"$stubs/nvcc"
+    chmod +x "$stubs"/*
+    cd "$clone"
+    PATH="$stubs:$PATH" run common/detect_platform.sh
+    [ "$output" = nvidia ]
+    PATH="$stubs:$PATH" HIP_PLATFORM=cpu run plain_make -n chapter-1 DATASET_DIR="$NO_GPU_DATA"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *$'\n'"build/cpu/01-naive-gemm $NO_GPU_DATA 10 0.01"* ]]
+    local target
+    for target in chapter-1 compare build; do
+        PATH="$stubs:$PATH" HIP_PLATFORM=nvidia run plain_make -n "$target" DATASET_DIR="$NO_GPU_DATA" NVCC=nvcc
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"-o build/nvidia/01-naive-gemm"* ]]
+        [[ "$output" != *"build/cpu"* ]]
+    done
 }

@@ -119,3 +119,79 @@ counter() {
     [ "$status" -ne 0 ]
     [[ "$output" == *"needs the executor's trace build"* ]]
 }
+
+# required_packages ARG...: the Debian packages `make -n ARG...` would ask
+# common/require.sh for (make -n runs the sub-makes, which print theirs).
+required_packages() {
+    plain_make -n HIP_PLATFORM=cpu "$@" | sed -n 's|^common/require\.sh ||p' | tr ' ' '\n' | sort -u | tr '\n' ' '
+}
+
+# Issue 22: make profile-1 ran apt-get for libcmocka-dev, which only the tests use.
+@test "make profile-N and the other targets ask only for the packages they use" {
+    local packages
+    packages=$(required_packages profile-1)
+    echo "profile-1: $packages"
+    [ "$packages" = "clang hipcc libamdhip64-dev libclang-rt-dev rocm-device-libs " ]
+    packages=$(required_packages racecheck-1)
+    echo "racecheck-1: $packages"
+    [ "$packages" = "clang libclang-rt-dev " ]
+    packages=$(required_packages fuzz)
+    echo "fuzz: $packages"
+    [ "$packages" = "clang libclang-rt-dev " ]
+    packages=$(required_packages chapter-1 "$TEST_BUILD/compare_runs") # make tune's checker too
+    echo "chapter-1 and compare_runs: $packages"
+    [ "$packages" = "" ]
+    packages=$(required_packages test)
+    echo "test: $packages"
+    [[ " $packages" == *" libcmocka-dev "* && " $packages" == *" clang "* && " $packages" == *" hipcc "* ]]
+}
+
+# Issue 22: the first line of make profile-N says what this run did: the
+# images traced (or extended to), and the seconds it took as measured, no
+# estimate. (make compare's progress line once promised "a minute or two"
+# a chapter at any image count; plots.bats checks what it says now.)
+@test "profile: its first line names this run's images and its measured seconds, nothing estimated" {
+    local binary out="$BATS_TEST_TMPDIR/profile" started elapsed
+    binary=$(chapter_binary 01 build/trace)
+    started=$(date +%s)
+    run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    elapsed=$(($(date +%s) - started))
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" =~ ^01-naive-gemm:\ what\ the\ CPU\ executor\ saw\ in\ 1\ iteration\ on\ 100\ images\ \(wave\ 64\;\ ([0-9]+)\ s\)$ ]]
+    echo "said ${BASH_REMATCH[1]} s, took $elapsed s"
+    [ "${BASH_REMATCH[1]}" -le "$elapsed" ]
+    [[ "$output" != *minute* ]]
+    PROFILE_SLICES="50 100" run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 300
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "01-naive-gemm: what the CPU executor saw in 1 iteration on 300 images (extended from 50 and 100 images) (wave 64; "*" s)" ]]
+}
+
+# listing DIR: every name in DIR (hidden ones too) and each file's checksum.
+listing() { (cd "$1" && ls -A && find . -type f -exec md5sum {} + | sort); }
+
+# Issue 22: a failed make profile-1 ARGS="--train-limit abc" once deleted
+# 01-naive-gemm.sites.tsv and left an older 01-naive-gemm.tsv.
+@test "profile: a failed run leaves the last good set as it was; a run without the model leaves none of an older model's files" {
+    local binary out="$BATS_TEST_TMPDIR/profile"
+    binary=$(chapter_binary 01 build/trace)
+    run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    listing "$out" >"$BATS_TEST_TMPDIR/before"
+    run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit abc
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"--train-limit must be an integer in 1..2147483647, got 'abc'"* ]]
+    listing "$out" >"$BATS_TEST_TMPDIR/after"
+    diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
+    # Without hipcc the counts come alone: the set is the five files of such a
+    # run, not those beside the .mix, .waits and .source of the run before.
+    HIPCC=no-such-hipcc run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"no model: it reads the gfx906 assembly, and no-such-hipcc is not installed"* ]]
+    run ls -A "$out"
+    echo "$output"
+    [ "$output" = "$(printf '01-naive-gemm.%s\n' lines.tsv log model.tsv sites.tsv tsv)" ]
+}

@@ -31,6 +31,8 @@ mkdir -p "$outdir"
 # failed profile leaves the last good one whole.
 work=$(mktemp -d "$outdir/.profile-$chapter.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 wave=64
 case "$binary" in *wave32*) wave=32 ;; esac
 source=${PROFILE_SOURCE:-}
@@ -118,9 +120,20 @@ awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$ru
 if [ -s "$run/shares.tsv" ] && [ -z "${PROFILE_NO_SOURCE_VIEW:-}" ]; then
     awk -F'\t' -v root="$root" -v source="$source" -f "$here/source_view.awk" "$run/shares.tsv" "$run/lines.tsv"
 fi
-mv -f "$run/table.tsv" "$outdir/$chapter.tsv"
-for part in sites lines model; do mv -f "$run/$part.tsv" "$outdir/$chapter.$part.tsv"; done
-# The model's other inputs, to rerun it (timemodel DEVICES NN.tsv NN.mix.tsv NN.waits.tsv).
-for part in mix waits; do [ -f "$run/isa.$part.tsv" ] && mv -f "$run/isa.$part.tsv" "$outdir/$chapter.$part.tsv"; done
-[ -f "$run/shares.tsv" ] && mv -f "$run/shares.tsv" "$outdir/$chapter.source.tsv"
-mv -f "$run/log" "$outdir/$chapter.log"
+# The set replaces the last one whole: each file this run made is moved into place, and one it did not
+# make (the model's inputs and source view, without hipcc or at wave 32) is removed, not left from an
+# older run beside the new table. The model's other inputs are there to rerun it (timemodel DEVICES
+# NN.tsv NN.mix.tsv NN.waits.tsv).
+mv "$run/isa.mix.tsv" "$run/mix.tsv" 2>/dev/null || true
+mv "$run/isa.waits.tsv" "$run/waits.tsv" 2>/dev/null || true
+mv "$run/shares.tsv" "$run/source.tsv" 2>/dev/null || true
+mv "$run/log" "$run/log.tsv"
+for part in sites lines model mix waits source log table; do
+    name=$outdir/$chapter.$part.tsv
+    case $part in table) name=$outdir/$chapter.tsv ;; log) name=$outdir/$chapter.log ;; esac
+    if [ -f "$run/$part.tsv" ]; then
+        mv -f "$run/$part.tsv" "$name"
+    else
+        rm -f "$name"
+    fi
+done
