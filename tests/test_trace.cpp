@@ -4,7 +4,8 @@
  * loads, unique bytes, LDS requests and bank cycles, barriers,
  * shuffles, atomics, launch geometry) against answers worked out by hand,
  * and the checks of HIPCPU_RACECHECK=1 (races within a block, races between
- * blocks, uninitialised __shared__ reads) with their positive controls.
+ * blocks, plain accesses against atomics in both, uninitialised __shared__
+ * reads) with their positive controls.
  *
  * Build: make HIP_PLATFORM=cpu TRACE=1 build/trace/tests/test_trace (and
  * WAVE=32 for build/trace-wave32/tests/test_trace): the Makefile's trace
@@ -692,6 +693,78 @@ static void test_race_within_block(void **) {
                                    "thread (1,0,0) wrote it at " + site(kGlobalRaceStore)});
 }
 
+/* ---- Race check: plain accesses against atomics within a block ------------------ */
+
+/* One barrier phase: thread 0 adds to counter[0] atomically and thread 1
+ * reads it; with `sync`, a __syncthreads between orders them: no race. Keep
+ * the line constants below each kernel in step with its lines. */
+__global__ void atomic_read_kernel(int *counter, int *out, int sync) {
+    const unsigned t = threadIdx.x;
+    if (t == 0) atomicAdd(counter, 1);
+    if (sync) __syncthreads();
+    if (t == 1) out[0] = counter[0];
+}
+static const int kAtomicReadAtomic = __LINE__ - 4, kAtomicReadRead = __LINE__ - 2;
+
+/* The other way round: thread 0 reads counter[0], thread 1 adds to it. */
+__global__ void read_atomic_kernel(int *counter, int *out) {
+    const unsigned t = threadIdx.x;
+    if (t == 0) out[0] = counter[0];
+    if (t == 1) atomicAdd(counter, 1);
+}
+static const int kReadAtomicRead = __LINE__ - 3, kReadAtomicAtomic = __LINE__ - 2;
+
+/* Thread 0 adds to counter[0] atomically, thread 1 stores it. */
+__global__ void atomic_store_kernel(int *counter) {
+    const unsigned t = threadIdx.x;
+    if (t == 0) atomicAdd(counter, 1);
+    if (t == 1) counter[0] = 5;
+}
+static const int kAtomicStoreAtomic = __LINE__ - 3, kAtomicStoreStore = __LINE__ - 2;
+
+static int *zeroed_counter(const char *name) {
+    int *counter = named_alloc<int>(1, name);
+    HIP_OK(hipMemset(counter, 0, sizeof(int)));
+    return counter;
+}
+
+static bool run_atomic_read(int sync) {
+    int *counter = zeroed_counter("mix_counter"), *out = named_alloc<int>(1, "mix_out");
+    hipLaunchKernelGGL(atomic_read_kernel, 1, W, 0, 0, counter, out, sync);
+    return hipGetLastError() == hipSuccess && download(out, 1)[0] == 1;
+}
+static bool run_atomic_then_read() { return run_atomic_read(0); }
+static bool run_atomic_barrier_read() { return run_atomic_read(1); }
+
+static bool run_read_then_atomic() {
+    int *counter = zeroed_counter("mix_counter"), *out = named_alloc<int>(1, "mix_out");
+    hipLaunchKernelGGL(read_atomic_kernel, 1, W, 0, 0, counter, out);
+    return true;
+}
+
+static bool run_atomic_then_store() {
+    hipLaunchKernelGGL(atomic_store_kernel, 1, W, 0, 0, zeroed_counter("mix_counter"));
+    return true;
+}
+
+static void test_atomic_race_within_block(void **) {
+    /* Lanes run in order: thread 0's access is first, thread 1's the race. */
+    expect_abort(run_atomic_then_read,
+                 {"kernel 'atomic_read_kernel' block (0,0,0)", "race on device buffer 'mix_counter' (byte 0 of 4)",
+                  "thread (0,0,0) updated it atomically at " + site(kAtomicReadAtomic),
+                  "thread (1,0,0) read it at " + site(kAtomicReadRead), "with no __syncthreads between"});
+    expect_abort(run_read_then_atomic,
+                 {"kernel 'read_atomic_kernel' block (0,0,0)", "race on device buffer 'mix_counter' (byte 0 of 4)",
+                  "thread (0,0,0) read it at " + site(kReadAtomicRead),
+                  "thread (1,0,0) updated it atomically at " + site(kReadAtomicAtomic)});
+    /* Caught before too, but the atomic was named a read. */
+    expect_abort(run_atomic_then_store,
+                 {"kernel 'atomic_store_kernel' block (0,0,0)", "race on device buffer 'mix_counter' (byte 0 of 4)",
+                  "thread (0,0,0) updated it atomically at " + site(kAtomicStoreAtomic),
+                  "thread (1,0,0) wrote it at " + site(kAtomicStoreStore)});
+    expect_clean(run_atomic_barrier_read);
+}
+
 /* ---- Race check: between blocks ---------------------------------------------- */
 
 /* Block 0 stores cell[0]; block 1 then reads it (mode 0) or stores it
@@ -730,6 +803,74 @@ static bool run_block_atomics() {
     HIP_OK(hipMemset(total, 0, sizeof(int)));
     hipLaunchKernelGGL(block_atomic_kernel, 8, W, 0, 0, total, own);
     return hipGetLastError() == hipSuccess && download(total, 1)[0] == int(8 * W) && download(own, 8)[7] == 7;
+}
+
+/* Block 0 zeroes counter[0] (mode 0) or reads it (mode 1) while every
+ * other block adds to it atomically, all in one launch. Keep the line
+ * constants below in step with the kernel's lines. */
+__global__ void block_atomic_mix_kernel(int *counter, int *out, int mode) {
+    if (blockIdx.x == 0) {
+        if (threadIdx.x == 0 && mode == 0) counter[0] = 0;
+        if (threadIdx.x == 0 && mode == 1) out[0] = counter[0];
+    } else {
+        atomicAdd(counter, 1);
+    }
+}
+static const int kBlockMixStore = __LINE__ - 6, kBlockMixRead = __LINE__ - 5, kBlockMixAtomic = __LINE__ - 3;
+
+static bool run_block_atomic_mix(int mode) {
+    int *counter = named_alloc<int>(1, "block_counter");
+    int *out = named_alloc<int>(1, "block_mix_out");
+    HIP_OK(hipMemset(counter, 0, sizeof(int)));
+    hipLaunchKernelGGL(block_atomic_mix_kernel, 4, W, 0, 0, counter, out, mode);
+    return true;
+}
+static bool run_block_store_against_atomics() { return run_block_atomic_mix(0); }
+static bool run_block_read_against_atomics() { return run_block_atomic_mix(1); }
+
+/* Atomics against atomics, the patterns the chapters use: in one phase every
+ * thread of every block updates one global word (add, max, CAS) and one
+ * shared word, which thread 0 zeroed before a barrier; after a barrier,
+ * thread 0 reads the shared word and adds it to a global total. */
+__global__ void atomics_only_kernel(int *word, int *total) {
+    __shared__ int block_count;
+    const unsigned t = threadIdx.x;
+    if (t == 0) block_count = 0;
+    __syncthreads();
+    atomicAdd(word, 1);
+    atomicMax(word + 1, int(blockIdx.x * blockDim.x + t));
+    atomicCAS(word + 2, 0, 1);
+    atomicAdd(&block_count, 1);
+    __syncthreads();
+    if (t == 0) atomicAdd(total, block_count);
+}
+
+static bool run_atomics_only() {
+    const unsigned blocks = 8;
+    int *word = named_alloc<int>(3, "atomic_words");
+    int *total = named_alloc<int>(1, "atomic_block_total");
+    HIP_OK(hipMemset(word, 0, 3 * sizeof(int)));
+    HIP_OK(hipMemset(total, 0, sizeof(int)));
+    hipLaunchKernelGGL(atomics_only_kernel, blocks, W, 0, 0, word, total);
+    if (hipGetLastError() != hipSuccess) return false;
+    const std::vector<int> w = download(word, 3);
+    return w[0] == int(blocks * W) && w[1] == int(blocks * W - 1) && w[2] == 1 &&
+           download(total, 1)[0] == int(blocks * W);
+}
+
+static void test_atomic_race_between_blocks(void **) {
+    /* Block 0 runs first; block 1's first atomic is the race. */
+    expect_abort(run_block_store_against_atomics,
+                 {"kernel 'block_atomic_mix_kernel' block (1,0,0)",
+                  "race between blocks on device buffer 'block_counter' (byte 0 of 4)",
+                  "block (0,0,0) thread (0,0,0) wrote it at " + site(kBlockMixStore),
+                  "thread (0,0,0) of this block updated it atomically at " + site(kBlockMixAtomic)});
+    expect_abort(run_block_read_against_atomics,
+                 {"kernel 'block_atomic_mix_kernel' block (1,0,0)",
+                  "race between blocks on device buffer 'block_counter' (byte 0 of 4)",
+                  "block (0,0,0) thread (0,0,0) read it at " + site(kBlockMixRead),
+                  "thread (0,0,0) of this block updated it atomically at " + site(kBlockMixAtomic)});
+    expect_clean(run_atomics_only);
 }
 
 static void test_race_between_blocks(void **) {
@@ -863,6 +1004,8 @@ int main(void) {
         cmocka_unit_test(test_launch_geometry),
         cmocka_unit_test(test_race_within_block),
         cmocka_unit_test(test_race_between_blocks),
+        cmocka_unit_test(test_atomic_race_within_block),
+        cmocka_unit_test(test_atomic_race_between_blocks),
         cmocka_unit_test(test_uninitialised_read),
         cmocka_unit_test(test_block_reduction),
     };

@@ -14,8 +14,10 @@
  *   call site to HIPCPU_PROFILE_SITES, and how often a wave ran each source
  *   line to HIPCPU_PROFILE_LINES.
  * - HIPCPU_RACECHECK=1: checks. A shadow record per byte of device and shared
- *   memory says which thread and block last wrote and read it, and when; a
- *   race or a read of unwritten shared memory aborts with both call sites.
+ *   memory says which threads and blocks wrote it, read it or updated it
+ *   atomically, and when; a race (two unordered accesses, not both plain
+ *   reads or both atomics: trace_race.cpp) or a read of unwritten shared
+ *   memory aborts with both call sites.
  *
  * Addresses outside device allocations and __shared__ variables (fiber stacks
  * holding a thread's local arrays, the executor's own state) are ignored. */

@@ -58,8 +58,9 @@ struct Site {
 };
 
 /* The race check's record of one byte: per barrier phase of a block, which
- * threads wrote and read it; per launch, which blocks did. Thread and block
- * numbers are +1 (0: none). */
+ * threads wrote it and read it or updated it atomically; per launch, which
+ * blocks did. Thread and block numbers are +1 (0: none); a reader's thread
+ * field has its top bit set when the access was an atomic (trace_race.cpp). */
 struct Shadow {
     uint32_t phase, launch;
     uint16_t writer, reader, reader2;
