@@ -1,8 +1,8 @@
 /* Chapter 07: kernel fusion.
  *
- * Chapter 06 ran four kernels per iteration and handed their results on
- * through global memory: the scores (forward_scores to residual_loss), the
- * residuals (residual_loss to gradient), and x_cols was read twice. Here one
+ * Chapter 06 ran five kernels per iteration and handed their results on
+ * through global memory: the scores, the residuals and the loss's parts
+ * from one kernel to the next, and x_cols was read twice. Here one
  * kernel does all of it for a tile of images while the tile sits in LDS, so
  * each training image is read from global memory once per iteration, and
  * the scores and residuals never leave the chip. Two kernels per iteration:
