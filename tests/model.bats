@@ -226,7 +226,7 @@ EOF
     [[ "$output" == *"Within 0.5x-2x of the published time: "*" of 20 rows."* ]]
 }
 
-@test "validate-model: the kept counts are what the trace build counts today (Harris's transposes, traced again)" {
+@test "validate-model: the kept counts are what the trace build counts today (Harris's transposes, traced again at wave 64 and 32)" {
     local out=$BATS_TEST_TMPDIR/validation
     make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 build/trace/standalone/harris_transpose \
         STANDALONE_SOURCE=common/cpu/model/validation/harris_transpose.hip
@@ -240,6 +240,14 @@ EOF
         END { exit bad }' common/cpu/model/validation/counts/harris_transpose.counters.tsv "$out/harris_transpose.tsv"
     diff common/cpu/model/validation/counts/harris_transpose.mix.tsv "$out/harris_transpose.mix.tsv"
     diff common/cpu/model/validation/counts/harris_transpose.waits.tsv "$out/harris_transpose.waits.tsv"
+    # And the wave-32 trace's segments and sectors, which the warp-32 devices' rows read.
+    make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 build/trace-wave32/standalone/harris_transpose \
+        STANDALONE_SOURCE=common/cpu/model/validation/harris_transpose.hip
+    HIPCPU_PROFILE="$out.wave32.tsv" build/trace-wave32/standalone/harris_transpose >/dev/null
+    awk -F'\t' 'FNR == 1 { file++; for (i = 1; i <= NF; i++) { col[file, $i] = i; if (file == 1) name[i] = $i }; if (file == 1) n = NF; next }
+        file == 1 { for (i = 2; i <= n; i++) kept[$1, name[i]] = $i; next }
+        { for (i = 2; i <= n; i++) if ($col[2, name[i]] != kept[$1, name[i]]) { printf "%s %s at wave 32: kept %s, now %s\n", $1, name[i], kept[$1, name[i]], $col[2, name[i]]; bad = 1 } }
+        END { exit bad }' common/cpu/model/validation/counts/harris_transpose.wave32.tsv "$out.wave32.tsv"
 }
 
 @test "make profile FILE=: a template kernel is modelled; a program hipcc cannot compile gets its counts and a note" {
