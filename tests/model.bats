@@ -63,6 +63,68 @@ EOF
     [ "$(tail -n +2 "$dir/waits.tsv" | sort)" = "$(printf 'k\tsmem\tper_wave\t0\tk.hip:10\nk\tvm\t50\t1\tk.hip:12')" ]
 }
 
+@test "isa_facts: a block in no loop behind if (tid < 64) runs in the waves that took it, a peeled copy once per wave" {
+    local dir=$BATS_TEST_TMPDIR
+    # 200 waves. Line 20, behind the branch, ran in 100 of them (its LDS load and store made
+    # 100 requests each). Line 30 is a loop's: hipcc peeled one copy of its store out of the
+    # loop and kept one in it; its 300 requests (1.5 trips a wave) are mostly the loop's.
+    printf 'kernel\tlaunches\tblocks\tthreads\twaves\nk2\t1\t100\t12800\t200\n' >"$dir/counters.tsv"
+    printf 'kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\n' >"$dir/sites.tsv"
+    printf 'k2\tsrc/k.hip:20\tsdata\tshared\tload\t100\t6400\t25600\t0\t0\t200\t0\n' >>"$dir/sites.tsv"
+    printf 'k2\tsrc/k.hip:20\tsdata\tshared\tstore\t100\t6400\t25600\t0\t0\t200\t0\n' >>"$dir/sites.tsv"
+    printf 'k2\tsrc/k.hip:30\tout\tglobal\tstore\t300\t19200\t76800\t1200\t2400\t0\t0\n' >>"$dir/sites.tsv"
+    printf 'kernel\tline\twave_runs\nk2\tsrc/k.hip:10\t200\nk2\tsrc/k.hip:20\t100\nk2\tsrc/k.hip:30\t300\n' >"$dir/lines.tsv"
+    printf -- '-\tk2\t10\t10\t0\t0\t0\t0\t10\n' >"$dir/resources.tsv"
+    cat >"$dir/k2.s" <<'EOF'
+	.text
+	.file	1 "/src" "k.hip"
+k2(float*):                             ; @k2(float*)
+	.loc	1 10 0
+	v_cmp_gt_u32_e32 vcc, 64, v0
+	s_and_saveexec_b64 s[0:1], vcc
+	s_cbranch_execz .LBB1_2
+; %bb.1:
+	.loc	1 20 0
+	ds_read_b32 v1, v0
+	s_waitcnt lgkmcnt(0)
+	v_add_u32_e32 v1, v1, v1
+	ds_write_b32 v0, v1
+.LBB1_2:
+	.loc	1 30 0
+	s_or_b64 exec, exec, s[0:1]
+	v_mov_b32_e32 v2, 0
+	global_store_dword v[4:5], v2, off
+.LBB1_3:                                ; =>This Inner Loop Header: Depth=1
+	.loc	1 30 0
+	global_store_dword v[4:5], v2, off
+	s_add_u32 s2, s2, 4
+	s_cmp_eq_u32 s2, 0
+	s_cbranch_scc0 .LBB1_3
+; %bb.4:
+	.loc	1 40 0
+	s_endpgm
+.Lfunc_end1:
+EOF
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v counters="$dir/counters.tsv" \
+        -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    cat "$dir/mix.tsv" "$dir/waits.tsv"
+    # The guarded block's 4 instructions 100 times (valu 100, LDS 200, a wait 100). The
+    # peeled store's block has no anchor (line 30 is a loop's), and line 30 ran 300 times,
+    # more than the waves: once per wave. The loop: 8 bytes compiled for line 30 against 4
+    # traced, two copies, 150 runs. The entry's 3 and the exit's 1 instruction once per wave.
+    [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
+        "$(printf '100+2\t300+2\t0+0\t0+0\t150+1\t0+0\t200+0\t150+1\t100+0\t0+0\t0+0\t0\t1000+7\t10')" ]
+    [ "$(tail -n +2 "$dir/waits.tsv")" = "$(printf 'k2\tlds\t100\t0\tk.hip:20')" ]
+    # Without the counters (the kernel's waves unknown), every block in no loop runs once per wave.
+    run awk -F'\t' -v mix="$dir/mix0.tsv" -v waits="$dir/waits0.tsv" \
+        -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+    [ "$status" -eq 0 ]
+    [ "$(cut -f 2- "$dir/mix0.tsv" | tail -n 1)" = \
+        "$(printf '0+3\t300+2\t0+0\t0+0\t150+1\t0+0\t0+2\t150+1\t0+1\t0+0\t0+0\t0\t600+11\t10')" ]
+}
+
 @test "model: chapter 01 is bound by the gradient's dependent loads; its loss sum has no atomic and costs under 10%" {
     local p
     p=$(profile 01 1024)
@@ -173,7 +235,7 @@ EOF
     [[ "$output" == *"Within 0.5x-2x of the published time: "*" of 20 rows."* ]]
 }
 
-@test "validate-model: the kept counts are what the trace build counts today (Harris's transposes, traced again)" {
+@test "validate-model: the kept counts are what the trace build counts today (Harris's transposes, traced again at wave 64 and 32)" {
     local out=$BATS_TEST_TMPDIR/validation
     make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 build/trace/standalone/harris_transpose \
         STANDALONE_SOURCE=common/cpu/model/validation/harris_transpose.hip
@@ -187,6 +249,14 @@ EOF
         END { exit bad }' common/cpu/model/validation/counts/harris_transpose.counters.tsv "$out/harris_transpose.tsv"
     diff common/cpu/model/validation/counts/harris_transpose.mix.tsv "$out/harris_transpose.mix.tsv"
     diff common/cpu/model/validation/counts/harris_transpose.waits.tsv "$out/harris_transpose.waits.tsv"
+    # And the wave-32 trace's segments and sectors, which the warp-32 devices' rows read.
+    make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 build/trace-wave32/standalone/harris_transpose \
+        STANDALONE_SOURCE=common/cpu/model/validation/harris_transpose.hip
+    HIPCPU_PROFILE="$out.wave32.tsv" build/trace-wave32/standalone/harris_transpose >/dev/null
+    awk -F'\t' 'FNR == 1 { file++; for (i = 1; i <= NF; i++) { col[file, $i] = i; if (file == 1) name[i] = $i }; if (file == 1) n = NF; next }
+        file == 1 { for (i = 2; i <= n; i++) kept[$1, name[i]] = $i; next }
+        { for (i = 2; i <= n; i++) if ($col[2, name[i]] != kept[$1, name[i]]) { printf "%s %s at wave 32: kept %s, now %s\n", $1, name[i], kept[$1, name[i]], $col[2, name[i]]; bad = 1 } }
+        END { exit bad }' common/cpu/model/validation/counts/harris_transpose.wave32.tsv "$out.wave32.tsv"
 }
 
 @test "make profile FILE=: a template kernel is modelled; a program hipcc cannot compile gets its counts and a note" {

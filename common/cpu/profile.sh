@@ -75,7 +75,7 @@ trace() {
         "$dir/log" | awk '{ print $1, ($2 != "" ? $2 : $1) }')
     [ -n "${PROFILE_STANDALONE:-}" ] || [ "${images:-0}" -gt 0 ] || { echo "profile: no image count in $dir/log" >&2; exit 1; }
     if [ -z "$note" ]; then
-        (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/isa") >&2 ||
+        (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/raw.tsv" "$dir/isa") >&2 ||
             note="no model: hipcc could not compile $source for gfx906 (its messages are above); the counts come alone"
     fi
 }

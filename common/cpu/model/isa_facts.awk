@@ -8,7 +8,9 @@
 # (common/resources.awk's rows: the occupancy), then the assembly (hipcc -S
 # -gline-tables-only, names demangled). Variables: mix and waits, the two TSVs
 # to write; lines_out, if set, a third: per kernel and source line, the
-# instructions it issued by pipe (the source view of make profile-N).
+# instructions it issued by pipe (the source view of make profile-N);
+# counters, if set, the trace's per-kernel counters (HIPCPU_PROFILE), for the
+# kernel's waves (blocks in no loop, below).
 #
 # How often each instruction ran. The trace build runs the source without
 # unrolling or vectorising; hipcc does both. So a line's memory instructions
@@ -16,9 +18,25 @@
 # floats) and whose assembly loads 40 bytes (dwordx4 + dword, twice) was
 # unrolled 5 times, and each of those instructions ran a fifth as often as the
 # line. A basic block in no loop (LLVM's loop comments say which) runs once
-# per wave. One in a loop runs as often as its most frequent anchor; one with
+# per wave (or fewer: below). One in a loop runs as often as its most frequent anchor; one with
 # no anchor, as often as the traced line most of its instructions belong to
 # (no unrolling assumed); one with neither, once per wave.
+#
+# A block in no loop runs at most once per wave, but behind a branch (if (tid
+# < 64): one of a block's two waves) in fewer waves than the kernel has. With
+# the trace's counters (variable counters: HIPCPU_PROFILE's table, its waves
+# column), such a block runs as often as the most that any of its traced
+# lines ran (the line's wave runs, or its sites' requests, whichever is
+# more), if that is fewer than the kernel's waves. Counts as traced, never
+# divided by an unrolling: hipcc peels and unrolls loops, so the copy of a
+# line in this block may be one of several, and a count divided by a
+# mismatched number of copies would charge a block every wave runs to fewer
+# waves. A line that ran more often than the kernel has waves is a loop's
+# (peeled or unrolled here) and says nothing of how many waves reached this
+# block: it is left out. The most, not the commonest: a line that opens an
+# if and whose trace counts only its guarded part never lowers a block that
+# also holds a line every wave ran. Without the counters, or with no other
+# traced line, once per wave.
 #
 # Waits. A wait (s_waitcnt) that needs a load no earlier wait of that counter
 # waited for is a dependent round trip: the wave can go no further until the
@@ -29,6 +47,18 @@
 # instructions the wave issued between the load and the wait, which hide part
 # of the latency.
 
+BEGIN {
+    # The kernel's traced waves (all launches), from the counters' header by name.
+    if (counters != "") {
+        while ((getline row < counters) > 0) {
+            nf = split(row, cf, "\t")
+            if (!header++) { for (i = 1; i <= nf; i++) ccol[cf[i]] = i; continue }
+            if (("kernel" in ccol) && ("waves" in ccol)) traced_waves[cf[ccol["kernel"]]] = cf[ccol["waves"]] + 0
+        }
+        close(counters)
+        if (!header) { printf "isa_facts: no counters in %s\n", counters > "/dev/stderr"; bad = 1; exit 1 }
+    }
+}
 function base(path) { sub(/.*\//, "", path); return path }
 function width_of(op) {
     if (op ~ /dwordx16/) return 64
@@ -197,7 +227,7 @@ function kernel_end() { kernel = "" }
 
 # How often block b of kernel k ran, per the rules at the top.
 function block_runs(k, b,    n, i, op, c, sp, key, copies, runs, best, l, held, most) {
-    if (!block_depth[k, b]) return -1 # in no loop: once per wave
+    if (!block_depth[k, b]) return once_per_wave_or_fewer(k, b)
     best = -1
     for (i = 1; i <= ni[k, b]; i++) {
         op = insn_op[k, b, i]; c = class_of(op); l = insn_line[k, b, i]; key = k SUBSEP l
@@ -220,7 +250,26 @@ function block_runs(k, b,    n, i, op, c, sp, key, copies, runs, best, l, held, 
     return best
 }
 
+# A block in no loop, if the kernel's waves are known: the most that any of
+# its traced lines ran (its wave runs, or its sites' requests), leaving out
+# lines that ran more often than the kernel has waves; that if fewer than the
+# waves, else -1 (once per wave).
+function once_per_wave_or_fewer(k, b,    i, key, runs, most) {
+    if (!(k in traced_waves)) return -1
+    most = -1
+    for (i = 1; i <= ni[k, b]; i++) {
+        key = k SUBSEP insn_line[k, b, i]
+        runs = -1
+        if (key in line_runs) runs = line_runs[key] + 0
+        if ((key in site_runs) && site_runs[key] + 0 > runs) runs = site_runs[key] + 0
+        if (runs > traced_waves[k]) continue # a loop's line, peeled or unrolled here
+        if (runs > most) most = runs
+    }
+    return most >= 0 && most < traced_waves[k] ? most : -1
+}
+
 END {
+    if (bad) exit 1
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
            "flops_per_lane\tcas_loops\tinstructions\tgfx906_waves_per_simd\n" > mix
     printf "kernel\tcounter\truns\tdistance\tline\n" > waits

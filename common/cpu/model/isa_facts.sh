@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The compiled-code facts of the time model (isa_facts.awk): SOURCE compiled
 # for gfx906 by hipcc (assembly with line tables, and the compiler's resource
-# remarks), joined with a trace-build run's per-site and per-line counts.
-#   common/cpu/model/isa_facts.sh SOURCE SITES.tsv LINES.tsv OUT_PREFIX [HIPCC FLAGS...]
+# remarks), joined with a trace-build run's per-site and per-line counts and
+# its per-kernel counters (the waves).
+#   common/cpu/model/isa_facts.sh SOURCE SITES.tsv LINES.tsv COUNTERS.tsv OUT_PREFIX [HIPCC FLAGS...]
 # Writes OUT_PREFIX.gfx906.s (the assembly, mangled, with line tables),
 # OUT_PREFIX.mix.tsv, OUT_PREFIX.waits.tsv and OUT_PREFIX.lines.tsv (per
 # source line, for the source view). HIPCC: the compiler (hipcc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-source=$1 sites=$2 lines=$3 out=$4
-shift 4
+source=$1 sites=$2 lines=$3 counters=$4 out=$5
+shift 5
 log=$out.remarks
 # shellcheck disable=SC2086 # HIPCC may carry options
 if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP_WAVE_SIZE=64 -Icommon "$@" \
@@ -21,5 +22,6 @@ if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP
 fi
 c++filt <"$log" | awk -v chapter=- -f "$here/../../resources.awk" >"$out.resources.tsv"
 c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \
+    -v counters="$counters" \
     -f "$here/isa_facts.awk" \
     "$sites" "$lines" "$out.resources.tsv" -
