@@ -79,6 +79,7 @@ for file in $programs; do
 done
 
 # The table, in the README's words; then the rank correlations.
+# shellcheck disable=SC2046 # the lists of model tables split into one argument each, on purpose
 table=$(awk -F'\t' -v out="$out" -v warp32_devices="$warp32" '
     BEGIN { n = split(warp32_devices, wd, " "); for (i = 1; i <= n; i++) warp32[wd[i]] = 1 }
     function spearman(key,    n, i, j, a, b, ra, rb, ma, mb, cov, va, vb) {
