@@ -147,9 +147,10 @@ static void kernel_times_report(const char *unit, const char *path, const char *
     }
     if (k->iterations > 0) {
         double total = kernel_times_median(k->iteration_ms, k->iterations);
-        printf("\nkernel times: median of %d %s%s, an event after every launch (%s)\n", k->iterations,
-               unit, k->iterations == 1 ? "" : "s", on_executor ? "CPU executor: the host's wall clock per launch, not a GPU time"
-                                 : "GPU time between events");
+        printf("\nkernel times: median of %d %s%s, an event after every launch\n  (%s)\n",
+               k->iterations, unit, k->iterations == 1 ? "" : "s",
+               on_executor ? "CPU executor: the host's wall clock per launch, not a GPU time"
+                           : "GPU time between events");
         printf("  %-24s %12s %8s\n", "kernel", "ms", "share");
         for (int i = 0; i < k->kernels; i++) {
             double median = kernel_times_median(k->ms[i], k->iterations);

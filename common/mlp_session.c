@@ -54,19 +54,17 @@ void mlp_session_start(mlp_session *s, const char *device)
 {
     const report_run *run = &s->base.run;
     s->base.run.device = device;
-    printf("chapter %s | platform %s | device %s\n", run->chapter, run->platform, run->device);
-    printf("dataset %s: %d training images", run->dataset_dir, run->train_available);
-    if (run->train_images != run->train_available) printf(" (using the first %d)", run->train_images);
-    printf(", %d test images, %dx%d pixels\n", run->test_images, run->rows, run->cols);
+    report_header_dataset(run);
     printf("model 784-%d-10: ReLU hidden layer, softmax cross-entropy, %zu parameters\n",
            s->layout.hidden, s->layout.count);
     int last = mlp_batch_count(s, s->batches - 1);
     printf("training %d epoch%s of %d mini-batch%s of %d", s->epochs, s->epochs == 1 ? "" : "s",
            s->batches, s->batches == 1 ? "" : "es", s->batch);
     if (last != s->batch) printf(" (the last %d)", last);
+    printf("\n  learning rate %g, shuffled each epoch", (double)run->learning_rate);
     if (s->options[MLP_OPTION_BATCH].value > s->batch)
-        printf(" (--batch %ld: the whole training set)", s->options[MLP_OPTION_BATCH].value);
-    printf(", shuffled each epoch, learning rate %g\n", (double)run->learning_rate);
+        printf(" (--batch %ld: the whole set)", s->options[MLP_OPTION_BATCH].value);
+    printf("\n");
     fflush(stdout);
 }
 
@@ -75,7 +73,7 @@ void mlp_session_epoch(const mlp_session *s, int e)
     /* A loss that is no longer finite gets no line: mlp_session_finish says
      * where it diverged. */
     if (s->base.opts.quiet || !isfinite(s->base.loss[e]) || !isfinite(s->test_loss[e])) return;
-    printf("  epoch %4d  loss %.6f  train accuracy %6.2f%%  test accuracy %6.2f%%  %10.1f ms\n",
+    printf("  epoch %4d  loss %.6f  train %6.2f%%  test %6.2f%%  %10.1f ms\n",
            e + 1, (double)s->base.loss[e], 100.0 * s->base.train_accuracy[e],
            100.0 * s->test_accuracy[e], s->base.iteration_ms[e]);
     fflush(stdout);
@@ -111,19 +109,17 @@ int mlp_session_finish(mlp_session *s, const float *params)
     session *b = &s->base;
     for (int e = 0; e < s->epochs; e++) {
         if (!isfinite(b->loss[e])) {
-            fprintf(stderr,
-                    "%s: the loss diverged in epoch %d (loss = %g) with learning rate %g; "
-                    "try a smaller learning rate\n",
-                    program_name, e + 1, (double)b->loss[e], (double)b->opts.learning_rate);
+            error_report("the loss diverged in epoch %d (loss = %g)\n"
+                         "  with learning rate %g; try a smaller learning rate",
+                         e + 1, (double)b->loss[e], (double)b->opts.learning_rate);
             return 1;
         }
     }
     for (size_t j = 0; j < s->layout.count; j++) {
         if (!isfinite(params[j])) {
-            fprintf(stderr,
-                    "%s: the parameters are no longer finite after epoch %d (learning rate %g); "
-                    "try a smaller learning rate\n",
-                    program_name, s->epochs, (double)b->opts.learning_rate);
+            error_report("the parameters are no longer finite after epoch %d\n"
+                         "  (learning rate %g); try a smaller learning rate",
+                         s->epochs, (double)b->opts.learning_rate);
             return 1;
         }
     }
@@ -142,31 +138,31 @@ int mlp_session_finish(mlp_session *s, const float *params)
     printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r.test_accuracy,
            b->run.test_images);
     printf("  final loss         %.6f (training cross-entropy)\n", r.final_loss);
-    printf("  ms per epoch       median %.3f  min %.3f  max %.3f  (%d epoch%s after %d warm-up)\n",
-           r.time.median_ms, r.time.min_ms, r.time.max_ms, r.time.measured,
-           r.time.measured == 1 ? "" : "s", r.time.warmup);
+    printf("  ms per epoch       median %.3f  min %.3f  max %.3f\n", r.time.median_ms,
+           r.time.min_ms, r.time.max_ms);
+    printf("  timed epochs       %d, after %d warm-up\n", r.time.measured, r.time.warmup);
     printf("  ms per mini-batch  %.4f (median epoch / %d mini-batches)\n",
            r.time.median_ms / s->batches, s->batches);
-    printf("  training time      %.1f ms measured; upload %.1f ms and test-set evaluation "
-           "%.1f ms not in the per-epoch time\n",
-           r.time.total_ms, r.upload_ms, s->evaluation_ms);
+    printf("  training time      %.1f ms measured\n", r.time.total_ms);
+    printf("  upload             %.1f ms (not in the per-epoch time)\n", r.upload_ms);
+    printf("  test evaluation    %.1f ms in all (not in the per-epoch time)\n", s->evaluation_ms);
     fflush(stdout);
 
     char err[ERROR_TEXT_SIZE];
     int status = 0;
     if (b->opts.csv_path && write_csv(s, b->opts.csv_path, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", program_name, err);
+        error_report("%s", err);
         status = 1;
     }
     if (b->opts.weights_path &&
         report_write_weights(b->opts.weights_path, params, s->layout.count, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", program_name, err);
+        error_report("%s", err);
         status = 1;
     }
     /* The bench row's iterations are epochs, and its ms are per epoch. */
     if (b->opts.bench_path &&
         report_append_bench(b->opts.bench_path, &b->run, &r, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", program_name, err);
+        error_report("%s", err);
         status = 1;
     }
     double *a1 = malloc((size_t)s->layout.hidden * sizeof *a1);
@@ -180,7 +176,7 @@ int mlp_session_finish(mlp_session *s, const float *params)
             pred[i] = (unsigned char)predict(&model, t->images + (size_t)i * t->pixels);
         if (report_write_predictions(b->opts.predictions_path, t->labels, pred, t->images,
                                      t->count, t->pixels, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", program_name, err);
+            error_report("%s", err);
             status = 1;
         }
         free(pred);

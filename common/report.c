@@ -13,13 +13,22 @@
 
 void report_header(const report_run *run)
 {
-    printf("chapter %s | platform %s | device %s\n", run->chapter, run->platform, run->device);
-    printf("dataset %s: %d training images", run->dataset_dir, run->train_available);
-    if (run->train_images != run->train_available) printf(" (using the first %d)", run->train_images);
-    printf(", %d test images, %dx%d pixels\n", run->test_images, run->rows, run->cols);
+    report_header_dataset(run);
     printf("training %d iterations, learning rate %g, full batch\n", run->iterations,
            (double)run->learning_rate);
     fflush(stdout);
+}
+
+/* The first lines of every trainer's header, each within 80 columns (the
+ * device on its own line: a GPU's name can be long). */
+void report_header_dataset(const report_run *run)
+{
+    printf("chapter %s | platform %s\n", run->chapter, run->platform);
+    printf("device %s\n", run->device);
+    printf("dataset %s: %d training images, %d test images, %dx%d pixels\n", run->dataset_dir,
+           run->train_available, run->test_images, run->rows, run->cols);
+    if (run->train_images != run->train_available)
+        printf("  using the first %d training images (--train-limit)\n", run->train_images);
 }
 
 void report_progress(int iteration, double loss, double train_accuracy, double ms)
@@ -37,10 +46,11 @@ void report_summary(const report_run *run, const report_result *r)
     printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r->test_accuracy,
            run->test_images);
     printf("  final loss         %.6f\n", r->final_loss);
-    printf("  ms per iteration   median %.4f  min %.4f  max %.4f  (%d iterations after %d warm-up)\n",
-           r->time.median_ms, r->time.min_ms, r->time.max_ms, r->time.measured, r->time.warmup);
-    printf("  training time      %.1f ms measured; upload %.1f ms (not in the per-iteration time)\n",
-           r->time.total_ms, r->upload_ms);
+    printf("  ms per iteration   median %.4f  min %.4f  max %.4f\n", r->time.median_ms,
+           r->time.min_ms, r->time.max_ms);
+    printf("  timed iterations   %d, after %d warm-up\n", r->time.measured, r->time.warmup);
+    printf("  training time      %.1f ms measured\n", r->time.total_ms);
+    printf("  upload             %.1f ms (not in the per-iteration time)\n", r->upload_ms);
     fflush(stdout);
 }
 

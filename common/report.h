@@ -30,7 +30,11 @@ typedef struct {
     double upload_ms;
 } report_result;
 
+/* The header and the summary: every line within 80 columns with the dataset
+ * folder `dataset` (a longer folder name or device name widens its line). */
 void report_header(const report_run *run);
+/* The header's first lines: the chapter, the device and the dataset. */
+void report_header_dataset(const report_run *run);
 void report_progress(int iteration, double loss, double train_accuracy, double ms);
 void report_summary(const report_run *run, const report_result *result);
 

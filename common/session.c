@@ -28,8 +28,8 @@ void session_begin(session *s, int argc, char **argv, const char *chapter, const
              s->opts.dataset_dir, s->data.train.rows, s->data.train.cols, MODEL_PIXELS);
     int available = s->data.train.count;
     if (s->opts.train_limit > available) {
-        fprintf(stderr, "%s: --train-limit %ld is larger than the training set (%d images)\n",
-                program_name, s->opts.train_limit, available);
+        error_report("--train-limit %ld: more than the %d training images",
+                     s->opts.train_limit, available);
         exit(CLI_USAGE_STATUS);
     }
     if (s->opts.train_limit > 0 &&
@@ -82,18 +82,16 @@ int session_finish(session *s, const float *w)
      * say where instead of printing NaN accuracies. */
     for (int i = 0; i < s->opts.iterations; i++) {
         if (!isfinite(s->loss[i])) {
-            fprintf(stderr,
-                    "%s: the loss diverged at iteration %d (loss = %g) with learning rate %g; "
-                    "try a smaller learning rate\n",
-                    program_name, i + 1, (double)s->loss[i], (double)s->opts.learning_rate);
+            error_report("the loss diverged at iteration %d (loss = %g)\n"
+                         "  with learning rate %g; try a smaller learning rate",
+                         i + 1, (double)s->loss[i], (double)s->opts.learning_rate);
             return 1;
         }
     }
     if (!weights_finite(w)) {
-        fprintf(stderr,
-                "%s: the weights are no longer finite after iteration %d (learning rate %g); "
-                "try a smaller learning rate\n",
-                program_name, s->opts.iterations, (double)s->opts.learning_rate);
+        error_report("the weights are no longer finite after iteration %d\n"
+                     "  (learning rate %g); try a smaller learning rate",
+                     s->opts.iterations, (double)s->opts.learning_rate);
         return 1;
     }
 
@@ -111,17 +109,17 @@ int session_finish(session *s, const float *w)
     if (s->opts.csv_path &&
         report_write_csv(s->opts.csv_path, s->loss, s->train_accuracy, s->opts.iterations, err,
                          sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", program_name, err);
+        error_report("%s", err);
         status = 1;
     }
     if (s->opts.weights_path &&
         report_write_weights(s->opts.weights_path, w, MODEL_WEIGHTS, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", program_name, err);
+        error_report("%s", err);
         status = 1;
     }
     if (s->opts.bench_path &&
         report_append_bench(s->opts.bench_path, &s->run, &r, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", program_name, err);
+        error_report("%s", err);
         status = 1;
     }
     if (s->opts.predictions_path) {
@@ -131,7 +129,7 @@ int session_finish(session *s, const float *w)
             pred[i] = (unsigned char)model_predict(w, t->images + (size_t)i * t->pixels);
         if (report_write_predictions(s->opts.predictions_path, t->labels, pred, t->images,
                                      t->count, t->pixels, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", program_name, err);
+            error_report("%s", err);
             status = 1;
         }
         free(pred);
@@ -160,10 +158,9 @@ int session_check_compare(const session_check *c)
             if (isfinite(tensor->reference[i])) continue;
             char name[64];
             element_name(tensor, i, name, sizeof name);
-            fprintf(stderr, "%s: --check: %s's own %s is no longer finite after %d %s%s: it "
-                    "diverged, so there is nothing to compare; try a smaller learning rate\n",
-                    program_name, c->reference, name, c->steps, c->step_name,
-                    c->steps == 1 ? "" : "s");
+            error_report("--check: %s's own %s is no longer finite after %d %s%s: it "
+                         "diverged, so there is nothing to compare; try a smaller learning rate",
+                         c->reference, name, c->steps, c->step_name, c->steps == 1 ? "" : "s");
             return 1;
         }
     }
@@ -208,34 +205,38 @@ int session_check_compare(const session_check *c)
         if (error > CLI_CHECK_LIMIT && first_bad_loss < 0) first_bad_loss = k;
     }
 
-    if (weight_error <= CLI_CHECK_LIMIT && first_bad_loss < 0) {
-        printf("matches %s: max relative %s difference %.1e (limit %s)\n", c->reference,
-               c->what, weight_error, CLI_CHECK_LIMIT_TEXT);
-        printf("  (the %ss after %d %s%s and the %d loss%s: max relative loss difference "
-               "%.1e; %s ran them on the host in %.0f ms, %s)\n",
-               c->what, c->steps, c->step_name, c->steps == 1 ? "" : "s", c->steps,
-               c->steps == 1 ? "" : "es", loss_error, c->reference, c->reference_ms,
-               c->timing_note);
+    /* The verdict, then what was compared and by how much, a line each
+     * (each within 80 columns): on stdout when they match, else on stderr
+     * with the element and the loss that differ. */
+    int match = weight_error <= CLI_CHECK_LIMIT && first_bad_loss < 0;
+    FILE *out = match ? stdout : stderr;
+    if (match)
+        printf("matches %s\n", c->reference);
+    else
+        error_report("--check: does not match %s", c->reference);
+    fprintf(out, "  compared           the %ss after %d %s%s, and the %d loss%s\n", c->what,
+            c->steps, c->step_name, c->steps == 1 ? "" : "s", c->steps, c->steps == 1 ? "" : "es");
+    char plural[32];
+    snprintf(plural, sizeof plural, "%ss", c->what);
+    fprintf(out, "  %-18s max relative difference %.1e (limit %s)\n", plural, weight_error,
+            CLI_CHECK_LIMIT_TEXT);
+    fprintf(out, "  losses             max relative difference %.1e (limit %s)\n", loss_error,
+            CLI_CHECK_LIMIT_TEXT);
+    if (match) {
+        printf("  reference time     %.0f ms on the host, %s\n", c->reference_ms, c->timing_note);
         fflush(stdout);
         return 0;
     }
-
-    fflush(stdout);
-    fprintf(stderr, "%s: --check: does not match %s after %d %s%s: max relative %s "
-            "difference %.1e, max relative loss difference %.1e (limit %s)\n",
-            program_name, c->reference, c->steps, c->step_name, c->steps == 1 ? "" : "s",
-            c->what, weight_error, loss_error, CLI_CHECK_LIMIT_TEXT);
     if (worst_tensor && weight_error > CLI_CHECK_LIMIT) {
         char name[64];
         element_name(worst_tensor, worst, name, sizeof name);
-        fprintf(stderr, "  %s %s differs most: %.9g here, %.9g in %s\n", c->what, name,
-                (double)worst_tensor->run[worst], (double)worst_tensor->reference[worst],
-                c->reference);
+        fprintf(stderr, "  worst %-12s %s = %.9g (reference %.9g)\n", c->what, name,
+                (double)worst_tensor->run[worst], (double)worst_tensor->reference[worst]);
     }
     if (first_bad_loss >= 0)
-        fprintf(stderr, "  the loss of %s %d differs first: %.9g here, %.9g in %s\n",
-                c->step_name, first_bad_loss + 1, (double)c->run_loss[first_bad_loss],
-                (double)c->reference_loss[first_bad_loss], c->reference);
+        fprintf(stderr, "  first loss off     %s %d = %.9g (reference %.9g)\n", c->step_name,
+                first_bad_loss + 1, (double)c->run_loss[first_bad_loss],
+                (double)c->reference_loss[first_bad_loss]);
     return 1;
 }
 

@@ -242,8 +242,9 @@ void viewer_run_model(const mnist_set *set, viewer_predict predict, const void *
             break;
         default:
             printable(shown, sizeof shown, line, truncated);
-            snprintf(message, sizeof message,
-                     "unknown command '%s': n next, p previous, w next wrong, 1..%d to jump, q quit",
+            /* within 80 columns at the longest shown (19 characters): the
+             * commands are spelled out on the prompt below */
+            snprintf(message, sizeof message, "unknown command '%s': try n, p, w, 1..%d or q",
                      shown, set->count);
             break;
         }

@@ -25,7 +25,8 @@ setup() {
 
 # expect_error STATUS MESSAGE ARGS...: every trainer exits with STATUS and
 # prints exactly "PROGRAM: MESSAGE" and nothing else (the header is printed
-# only once the data has loaded).
+# only once the data has loaded), wrapped at 80 columns where the temporary
+# folder's long path leaves room (unwrap joins it again).
 expect_error() {
     local want_status=$1 message=$2 trainer
     shift 2
@@ -34,7 +35,7 @@ expect_error() {
         echo "\$ $trainer $*"
         echo "$output"
         [ "$status" -eq "$want_status" ]
-        [ "$output" = "$(basename "$trainer"): $message" ]
+        [ "$(unwrap "$output")" = "$(basename "$trainer"): $message" ]
     done
 }
 
@@ -83,7 +84,7 @@ expect_error_as_nobody() {
         echo "\$ $trainer $* (as nobody)"
         echo "$output"
         [ "$status" -eq "$want_status" ]
-        [ "$output" = "$(basename "$trainer"): $message" ]
+        [ "$(unwrap "$output")" = "$(basename "$trainer"): $message" ]
     done
 }
 
@@ -139,7 +140,7 @@ expect_error_as_nobody() {
         run timeout 20 "$trainer" "$DATA" 1
         echo "$output"
         [ "$status" -eq 1 ]
-        [ "$output" = "$(basename "$trainer"): $DATA/train-labels-idx1-ubyte: not a regular file" ]
+        [ "$(unwrap "$output")" = "$(basename "$trainer"): $DATA/train-labels-idx1-ubyte: not a regular file" ]
     done
 }
 
@@ -283,7 +284,7 @@ expect_error_as_nobody() {
         run "$(chapter_binary "${chapter%%-*}")" "$DATASET_DIR" 12 5 --train-limit 200 --quiet
         echo "$output"
         [ "$status" -eq 1 ]
-        [[ "$output" == *"$chapter: the loss diverged at iteration $iteration (loss = inf) with learning rate 5; try a smaller learning rate"* ]]
+        [[ "$(unwrap "$output")" == *"$chapter: the loss diverged at iteration $iteration (loss = inf) with learning rate 5; try a smaller learning rate"* ]]
         [[ "$output" != *"accuracy"* ]]
     done
 }

@@ -13,9 +13,9 @@ setup_file() {
     small_dataset "$CHECK_DATA" 1037 100
 }
 
-# check_value OUTPUT: the figure on the "matches ..." line
+# check_value OUTPUT: the weights' (or parameters') figure under "matches ..."
 check_value() {
-    sed -n 's/^matches .*: max relative [a-z]* difference \([0-9.e+-]*\) (limit 1e-4)$/\1/p' <<<"$1"
+    sed -n '/^matches /,/^summary/s/^  \(weights\|parameters\)  *max relative difference \([0-9.e+-]*\) (limit 1e-4)$/\2/p' <<<"$1"
 }
 
 @test "--check: chapter 01 on the executor matches chapter 00, and the run is the one without --check" {
@@ -26,8 +26,12 @@ check_value() {
     value=$(check_value "$output")
     [ -n "$value" ]
     awk -v v="$value" 'BEGIN { exit !(v <= 1e-4) }'
-    [[ "$output" == *"(the weights after 5 iterations and the 5 losses: max relative loss difference "* ]]
-    [[ "$output" == *"; chapter 00 ran them on the host in "*" ms, between two timed iterations)"* ]]
+    [[ "$output" == *"matches chapter 00
+  compared           the weights after 5 iterations, and the 5 losses
+  weights            max relative difference "*" (limit 1e-4)
+  losses             max relative difference "*" (limit 1e-4)
+  reference time     "*" ms on the host, between two timed iterations"* ]]
+    within_80_columns "$(grep -v "^dataset " <<<"$output")" # all but the long path's line
     # the line comes after iteration 1's progress line, the summary after it
     [ "$(grep -n '^matches chapter 00' <<<"$output" | cut -d: -f1)" -gt \
         "$(grep -n '^  iteration      1 ' <<<"$output" | cut -d: -f1)" ]
@@ -44,7 +48,7 @@ check_value() {
     echo "$output"
     [ "$status" -eq 0 ]
     [ -n "$(check_value "$output")" ]
-    [[ "$output" == *"(the weights after 3 iterations and the 3 losses: "* ]]
+    [[ "$output" == *"  compared           the weights after 3 iterations, and the 3 losses"* ]]
     [[ "$output" == *"kernel times: median of 3 iterations"* ]]
 }
 
@@ -54,11 +58,15 @@ check_value() {
     run "$broken" "$CHECK_DATA" 8 --check --weights-out "$BATS_TEST_TMPDIR/w"
     echo "$output"
     [ "$status" -eq 1 ]
-    [[ "$output" == *"01-wrong-gradient: --check: does not match chapter 00 after 5 iterations: max relative weight difference "*" (limit 1e-4)"* ]]
-    [[ "$output" =~ "weight W["[0-9]+"]["[0-9]+"] differs most: "[-0-9.e]+" here, "[-0-9.e]+" in chapter 00" ]]
+    [[ "$output" == *"01-wrong-gradient: --check: does not match chapter 00
+  compared           the weights after 5 iterations, and the 5 losses
+  weights            max relative difference "*" (limit 1e-4)
+  losses             max relative difference "*" (limit 1e-4)"* ]]
+    [[ "$output" =~ "  worst weight       W["[0-9]+"]["[0-9]+"] = "[-+0-9.e]+" (reference "[-+0-9.e]+")" ]]
     # The first loss is at the initial weights, the same in both; the second
     # is after one step with a gradient 1.5 times too large.
-    [[ "$output" == *"the loss of iteration 2 differs first: "* ]]
+    [[ "$output" =~ "  first loss off     iteration 2 = "[-+0-9.e]+" (reference "[-+0-9.e]+")" ]]
+    within_80_columns "$(grep -v "^dataset " <<<"$output")" # all but the long path's line
     # It stops there: no matching line, no summary, no files.
     [[ "$output" != *"matches chapter 00"* ]]
     [[ "$output" != *"summary"* ]]
@@ -72,7 +80,8 @@ check_value() {
     run "$(chapter_binary 01)" "$CHECK_DATA" 6 1e30 --check --quiet
     echo "$output"
     [ "$status" -eq 1 ]
-    [[ "$output" == *"--check: chapter 00's own W["*"] is no longer finite after 5 iterations: it diverged, so there is nothing to compare; try a smaller learning rate"* ]]
+    [[ "$(unwrap "$output")" == *"--check: chapter 00's own W["*"] is no longer finite after 5 iterations: it diverged, so there is nothing to compare; try a smaller learning rate"* ]]
+    within_80_columns "$(grep -v "^dataset " <<<"$output")" # all but the long path's line
     [[ "$output" != *nan* ]]
 }
 
@@ -80,11 +89,13 @@ check_value() {
     run "$REFERENCE" "$CHECK_DATA" 2 --check --quiet
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"--check: chapter 00 is the reference the other chapters' --check compares with, so there is nothing to compare it against"* ]]
+    [[ "$(unwrap "$output")" == *"--check: chapter 00 is the reference the other chapters' --check compares with, so there is nothing to compare it against"* ]]
+    within_80_columns "$(grep -v "^dataset " <<<"$output")" # all but the long path's line
     run "$CPU_BUILD/09-hidden-layer-reference" "$CHECK_DATA" 1 --check --quiet
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"--check: this is chapter 09's CPU reference, which the chapter's --check compares with, so there is nothing to compare it against"* ]]
+    [[ "$(unwrap "$output")" == *"--check: this is chapter 09's CPU reference, which the chapter's --check compares with, so there is nothing to compare it against"* ]]
+    within_80_columns "$(grep -v "^dataset " <<<"$output")" # all but the long path's line
 }
 
 @test "--check: chapter 09 on the executor matches its CPU reference over its first mini-batch steps" {
@@ -93,17 +104,20 @@ check_value() {
     run "$(chapter_binary 09)" "$CHECK_DATA" 1 --hidden 32 --check
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"matches chapter 09's CPU reference: max relative parameter difference "* ]]
+    [[ "$output" == *"matches chapter 09's CPU reference
+  compared           the parameters after 5 mini-batch steps, and the 5 losses
+  parameters         max relative difference "* ]]
+    within_80_columns "$(grep -v "^dataset " <<<"$output")" # all but the long path's line
     value=$(check_value "$output")
     [ -n "$value" ]
     awk -v v="$value" 'BEGIN { exit !(v <= 1e-4) }'
-    [[ "$output" == *"(the parameters after 5 mini-batch steps and the 5 losses: "* ]]
+    [[ "$output" == *"  reference time     "*" ms on the host, after epoch 1, not in its time"* ]]
     [[ "$output" == *"summary"* ]]
     # batches of 400: an epoch has 3 steps, and all 3 are checked
     run "$(chapter_binary 09)" "$CHECK_DATA" 1 --hidden 32 --batch 400 --check --quiet
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"(the parameters after 3 mini-batch steps and the 3 losses: "* ]]
+    [[ "$output" == *"  compared           the parameters after 3 mini-batch steps, and the 3 losses"* ]]
 }
 
 @test "--help lists --check" {

@@ -2,6 +2,21 @@
 : "${CPU_BUILD:=build/cpu}" "${TEST_BUILD:=build/tests}" "${DATASET_DIR:=dataset}"
 REFERENCE="$CPU_BUILD/00-cpu-reference"
 
+# unwrap TEXT: TEXT with its wrapped messages joined again: common/errors.c
+# breaks a long error message at a space, which becomes a newline and two
+# spaces, so each "\n  " goes back to " " (a summary's "  key  value" lines
+# are joined too, which substring matches do not mind).
+unwrap() {
+    printf '%s\n' "${1//$'\n  '/ }"
+}
+
+# within_80_columns TEXT: fails, naming it, when a line of TEXT is wider than
+# 80 columns (issue 22: every line the trainers print fits an 80x24 terminal).
+within_80_columns() {
+    awk 'length($0) > 80 { print "wider than 80 columns (" length($0) "): " $0; wide = 1 }
+         END { exit wide }' <<<"$1"
+}
+
 # chapter_binary NN [BUILD]: the built trainer of chapter NN-*.
 chapter_binary() {
     local build=${2:-$CPU_BUILD}

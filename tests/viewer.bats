@@ -15,7 +15,7 @@ load small_dataset
 
 LABELS=(5 0 4 1 9 2 1 3 1 4 3 5 3 6 1 7 2 8 6 9)
 PROMPT="Enter or n next, p previous, w next wrong, 1..20 jump, q quit >"
-HINT="n next, p previous, w next wrong, 1..20 to jump, q quit"
+HINT="try n, p, w, 1..20 or q"
 
 setup_file() {
     small_dataset "$BATS_FILE_TMPDIR/small" 100 20
@@ -34,14 +34,15 @@ teardown() {
     return 0
 }
 
-# start_viewer COLS ROWS [TRAINER]: the trainer with --view in a COLSxROWS
-# terminal; its exit status goes to $STATUS when it ends.
+# start_viewer COLS ROWS [TRAINER [DATA]]: the trainer with --view in a
+# COLSxROWS terminal, on the small dataset unless DATA names another; its exit
+# status goes to $STATUS when it ends.
 start_viewer() {
-    local cols=$1 rows=$2 trainer=${3:-$REFERENCE}
+    local cols=$1 rows=$2 trainer=${3:-$REFERENCE} data=${4:-$BATS_FILE_TMPDIR/small}
     local script="$BATS_TEST_TMPDIR/viewer.sh"
     {
         printf 'export ASAN_OPTIONS=%q UBSAN_OPTIONS=%q\n' "${ASAN_OPTIONS:-}" "${UBSAN_OPTIONS:-}"
-        printf '%q ' "$trainer" "$BATS_FILE_TMPDIR/small" 1 --train-limit 100 --quiet \
+        printf '%q ' "$trainer" "$data" 1 --train-limit 100 --quiet \
             --predictions-out "$PREDICTIONS" --view
         printf '\necho $? >%q.tmp && mv %q.tmp %q\n' "$STATUS" "$STATUS" "$STATUS"
     } >"$script"
@@ -221,6 +222,33 @@ quit_with_status_0() {
     send $'\e[2Jx'
     wait_for "unknown command '?[2Jx'"
     page_is 1 14 56 "unknown command '?[2Jx': $HINT"
+    quit_with_status_0
+}
+
+# screen_fits: no line of the screen is wider than 80 columns (wait_for's -J
+# joins a line that wrapped, so one that did shows up wider).
+screen_fits() {
+    printf '%s\n' "${LINE[@]}"
+    within_80_columns "$(printf '%s\n' "${LINE[@]}")"
+}
+
+@test "80 columns at the largest counts (10,000 test digits): no line wraps" {
+    start_viewer 80 24 "$REFERENCE" "$DATASET_DIR"
+    local prompt="Enter or n next, p previous, w next wrong, 1..10000 jump, q quit >"
+    wait_for "$prompt"
+    screen_fits
+    send "$(printf 'n%.0s' {1..200})" # the longest command shown: 16 characters and ...
+    wait_for "unknown command"
+    [ "${LINE[15]}" = "unknown command 'nnnnnnnnnnnnnnnn...': try n, p, w, 1..10000 or q" ]
+    screen_fits
+    send 99999999999999999999
+    wait_for "no test digit"
+    [ "${LINE[15]}" = "no test digit 9999999999999999...: the numbers go 1..10000" ]
+    screen_fits
+    send 10000
+    wait_for "test digit 10000 of 10000: label "
+    screen_fits
+    [ "${LINE[15]}" = "$prompt" ] # the verdict, 14 digit lines, no message line
     quit_with_status_0
 }
 

@@ -72,9 +72,9 @@ int main(int argc, char **argv)
     session_begin(&s, argc, argv, "00-cpu-reference", "cpu");
     session_start(&s, "host CPU, plain C, one thread");
     if (s.opts.check)
-        printf("--check: chapter 00 is the reference the other chapters' --check compares "
-               "with, so there is nothing to compare it against (tests/test_reference.c checks "
-               "its gradient against finite differences)\n");
+        printf("--check: chapter 00 is the reference the other chapters' --check compares\n"
+               "  with, so there is nothing to compare it against (tests/test_reference.c\n"
+               "  checks its gradient against finite differences)\n");
 
     double t0 = timing_now_ms();
     float *x = mnist_features_rows(&s.data.train); /* images x 785, bias last */

@@ -16,9 +16,9 @@ int main(int argc, char **argv)
     mlp_session_begin(&s, argc, argv, "09-hidden-layer-reference", "cpu");
     mlp_session_start(&s, "host CPU, plain C, one thread");
     if (s.base.opts.check)
-        printf("--check: this is chapter 09's CPU reference, which the chapter's --check "
-               "compares with, so there is nothing to compare it against (tests/test_mlp.c "
-               "checks its gradient against finite differences)\n");
+        printf("--check: this is chapter 09's CPU reference, which the chapter's --check\n"
+               "  compares with, so there is nothing to compare it against (tests/test_mlp.c\n"
+               "  checks its gradient against finite differences)\n");
 
     const mnist_set *train = &s.base.data.train;
     float *params = malloc(s.layout.count * sizeof *params);

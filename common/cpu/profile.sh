@@ -69,10 +69,14 @@ trace() {
         exit 1
     fi
     [ -s "$dir/raw.tsv" ] || { echo "profile: $binary wrote no counters" >&2; exit 1; }
-    # The images, from the trainer's header line: N training images (using the first M).
+    # The images, from the trainer's header: "dataset DIR: N training images, ...",
+    # then "  using the first M training images (--train-limit)" when M < N.
     total=0 images=0
-    [ -n "${PROFILE_STANDALONE:-}" ] || read -r total images < <(sed -n 's/^dataset .*: \([0-9]*\) training images\( (using the first \([0-9]*\))\)\{0,1\},.*/\1 \3/p' \
-        "$dir/log" | awk '{ print $1, ($2 != "" ? $2 : $1) }')
+    [ -n "${PROFILE_STANDALONE:-}" ] || read -r total images < <(awk '
+        /^dataset .*: [0-9]+ training images, / && total == "" {
+            total = $0; sub(/ training images, .*/, "", total); sub(/.* /, "", total) }
+        /^  using the first [0-9]+ training images/ && used == "" { used = $4 }
+        END { if (total != "") print total, (used != "" ? used : total) }' "$dir/log")
     [ -n "${PROFILE_STANDALONE:-}" ] || [ "${images:-0}" -gt 0 ] || { echo "profile: no image count in $dir/log" >&2; exit 1; }
     if [ -z "$note" ]; then
         (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/raw.tsv" "$dir/isa") >&2 ||
