@@ -310,7 +310,7 @@ figures-compare: # then make readme-table, by hand
 	@$(NO_LIMITS)$(MAKE) --no-print-directory compare COMPARE_DIR=plots
 figures-plots:
 	@$(NO_LIMITS)$(MAKE) --no-print-directory plots PLOTS_DIR=plots RESOURCE_TSV=plots/resources.tsv
-readme-table: ## rewrite README_FILE's chapter table (between its markers) from README_TABLE_TSV
+readme-table: ## rewrite README_FILE's chapter and counter tables (between their markers) from README_TABLE_TSV and the TSVs beside it
 	@plots/readme_table.sh --data "$(README_TABLE_TSV)" --ideas plots/chapter_ideas.tsv --readme "$(README_FILE)"
 
 # ---- make tune: chapter 08 built with each set of sizes as 08-tune-cuB-fF-gG-tT

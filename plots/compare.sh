@@ -18,7 +18,9 @@
 #                     each GPU chapter's profile in DIR/IMAGES/ (profile.sh on
 #                     two slices, COMPARE_SLICES, default "1024 2048",
 #                     extended to IMAGES), made with --trace-build DIR; the
-#                     executor's own times go to compare-executor
+#                     executor's own times go to compare-executor, and the
+#                     counters the lessons move (summed per chapter, for
+#                     README.md's counter table) to compare-counters.tsv
 #   --trace-build DIR the chapters' trace builds (build/trace)
 #   --kernel-times FILE  also run the GPU chapters with --kernel-times and
 #                     collect their per-kernel medians into FILE (TSV)
@@ -244,6 +246,7 @@ if [ -n "$profiles" ]; then
     done
     [ ${#gpu_chapters[@]} -gt 0 ] || die "no GPU chapter to model"
     echo "compare: modelling ${gpu_chapters[*]} (traced on ${slices:-$images} images${slices:+, extended to $images})"
+    # shellcheck disable=SC2016 # the inner sh expands its own arguments
     printf '%s\n' "${gpu_chapters[@]}" | env "${slice_env[@]}" xargs -P 2 -I{} sh -c \
         'bash "$1/../common/cpu/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
         sh "$here" "$trace_build" "$profiles/$images" "$dataset" "${limit:+--train-limit $limit}" "$work" ||
@@ -260,6 +263,48 @@ if [ -n "$profiles" ]; then
               if ($col["model_ms"] > worst[d]) { worst[d] = $col["model_ms"]; bound[d] = $col["kernel"] ": " $col["binding"] } }
             END { printf "%s\t%.6f\t%.6f\t%.6f\t%.6f\t%s\t%s\t%s\t%s\t%s\n", chapter, t["gfx906"], t["h100"],
                   f["gfx906"], f["h100"], bound["gfx906"], bound["h100"], images, slices, date }' "$model" >>"$work/model.tsv"
+    done
+    # The counters the lessons move, per chapter, from the same extended
+    # profiles (profile.sh's NN-name.tsv, one row per kernel): ratios of sums
+    # over the kernels, the most of any one kernel, and the fill of the
+    # kernel with the most modelled gfx906 time (README.md's counter table,
+    # make readme-table).
+    printf '%s\t' chapter global_load_requests global_load_segments segments_per_request lds_requests \
+        lds_bank_cycles bank_cycles_per_request barriers_per_block barriers_kernel fill_gfx906 fill_kernel \
+        atomics_max_one_address unique_bytes model_gfx906_ms model_h100_ms images slices >"$work/counters.tsv"
+    printf 'date\n' >>"$work/counters.tsv"
+    for chapter in "${gpu_chapters[@]}"; do
+        counts=$profiles/$images/$chapter.tsv
+        [ -s "$counts" ] || die "no counters for $chapter in $counts"
+        awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="${slices:-none}" -v date="$date" -v file="$counts" '
+            NR == 1 {
+                for (i = 1; i <= NF; i++) col[$i] = i
+                n = split("kernel blocks global_load_requests global_load_segments lds_requests lds_bank_cycles " \
+                          "barriers atomics_max_one_address unique_bytes fill_gfx906 model_gfx906_ms model_h100_ms", need, " ")
+                for (i = 1; i <= n; i++)
+                    if (!(need[i] in col)) { print "compare: " file " has no " need[i] " column" > "/dev/stderr"; bad = 1; exit 1 }
+                next
+            }
+            {
+                rq += $col["global_load_requests"]; seg += $col["global_load_segments"]
+                lds += $col["lds_requests"]; cycles += $col["lds_bank_cycles"]
+                unique += $col["unique_bytes"]; g += $col["model_gfx906_ms"]; h += $col["model_h100_ms"]
+                if ($col["blocks"] > 0 && $col["barriers"] / $col["blocks"] > bar) {
+                    bar = $col["barriers"] / $col["blocks"]; bar_kernel = $col["kernel"]
+                }
+                if ($col["atomics_max_one_address"] > atom) atom = $col["atomics_max_one_address"]
+                if (slowest == "" || $col["model_gfx906_ms"] > worst) {
+                    worst = $col["model_gfx906_ms"]; slowest = $col["kernel"]; fill = $col["fill_gfx906"]
+                }
+            }
+            END {
+                if (bad) exit 1
+                if (slowest == "") { print "compare: " file " has no kernel rows" > "/dev/stderr"; exit 1 }
+                printf "%s\t%.0f\t%.0f\t%s\t%.0f\t%.0f\t%s\t%.6g\t%s\t%s\t%s\t%.0f\t%.0f\t%.6f\t%.6f\t%s\t%s\t%s\n",
+                    chapter, rq, seg, (rq > 0 ? sprintf("%.6g", seg / rq) : "-"), lds, cycles,
+                    (lds > 0 ? sprintf("%.6g", cycles / lds) : "-"), bar, (bar_kernel == "" ? "-" : bar_kernel),
+                    fill, slowest, atom, unique, g, h, images, slices, date
+            }' "$counts" >>"$work/counters.tsv" || die "could not sum the counters of $chapter"
     done
     model_title="make compare: modelled ms per training iteration on $images MNIST images, $date (a model, never measured)"
     if [ -n "$slices" ]; then
@@ -278,10 +323,11 @@ mv "$picture" "$out_dir/compare.$format"
 if [ -n "$profiles" ]; then
     mv "$timed_picture" "$out_dir/compare-executor.$format"
     mv "$work/model.tsv" "$out_dir/compare-model.tsv"
+    mv "$work/counters.tsv" "$out_dir/compare-counters.tsv"
     echo
     column -t -s $'\t' <(cut -f 1-7 "$out_dir/compare-model.tsv")
     echo "compare: wrote $out_dir/compare-model.tsv and $out_dir/compare.$format (modelled from the executor's counts)," \
-        "and $out_dir/compare-executor.$format (the executor's own times)"
+        "$out_dir/compare-counters.tsv (the counters the lessons move) and $out_dir/compare-executor.$format (the executor's own times)"
 fi
 echo
 column -t -s $'\t' <(cut -f 1,7-9,12,14 "$out_dir/compare.tsv")

@@ -15,9 +15,16 @@
 #                    what binds it lead the table, labelled as a model
 #   --ideas FILE     chapter <TAB> idea, # comments (default plots/chapter_ideas.tsv)
 #   --chapters DIR   the chapter folders (default chapters)
+#   --counters FILE  the counters the lessons move, make compare's on the CPU
+#                    platform (default: compare-counters.tsv beside --data, if
+#                    it exists): with --readme, plots/counter_table.sh's table
+#                    goes between FILE's counter-table markers too
 #   --readme FILE    rewrite the lines between FILE's markers
 #                        <!-- chapter-table:begin ... -->
 #                        <!-- chapter-table:end -->
+#                    (and, with counters, between
+#                        <!-- counter-table:begin ... -->
+#                        <!-- counter-table:end -->)
 #                    instead of printing the table; FILE is left as it was
 #                    when a marker is missing, repeated or out of order.
 #
@@ -25,18 +32,20 @@
 # it rewrites a tracked file.
 set -eu
 
-data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme= model=
+here=$(cd "$(dirname "$0")" && pwd)
+data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme='' model='' counters=''
 die() {
     echo "readme-table: $*" >&2
     exit 1
 }
 while [ $# -gt 0 ]; do
     case $1 in
-    --data | --ideas | --chapters | --readme | --model)
+    --data | --ideas | --chapters | --readme | --model | --counters)
         [ $# -ge 2 ] || die "$1 needs a value"
         case $1 in
         --data) data=$2 ;;
         --model) model=$2 ;;
+        --counters) counters=$2 ;;
         --ideas) ideas=$2 ;;
         --chapters) chapters=$2 ;;
         --readme) readme=$2 ;;
@@ -49,6 +58,8 @@ done
 
 BEGIN_MARK='<!-- chapter-table:begin'
 END_MARK='<!-- chapter-table:end -->'
+COUNTER_BEGIN='<!-- counter-table:begin'
+COUNTER_END='<!-- counter-table:end -->'
 
 # table: the markdown table and its caption on stdout.
 table() {
@@ -202,8 +213,11 @@ if [ -z "$readme" ]; then
 fi
 
 [ -f "$readme" ] || die "$readme: no such file"
-# The markers: one begin line, then one end line; anything else leaves the file alone.
-LC_ALL=C awk -v file="$readme" -v begin="$BEGIN_MARK" -v end="$END_MARK" '
+[ -n "$counters" ] || { counters=$(dirname "$data")/compare-counters.tsv; [ -f "$counters" ] || counters=; }
+# markers BEGIN END: FILE has one line starting BEGIN, then one line END;
+# anything else leaves the file alone.
+markers() {
+    LC_ALL=C awk -v file="$readme" -v begin="$1" -v end="$2" '
     index($0, begin) == 1 { b++; bl = NR }
     index($0, end) == 1 { e++; el = NR }
     END {
@@ -215,27 +229,37 @@ LC_ALL=C awk -v file="$readme" -v begin="$BEGIN_MARK" -v end="$END_MARK" '
             print "readme-table: " file " " message how "; " file " is unchanged" > "/dev/stderr"
             exit 1
         }
-    }' "$readme" || exit 1
+    }' "$readme"
+}
+markers "$BEGIN_MARK" "$END_MARK" || exit 1
+[ -z "$counters" ] || markers "$COUNTER_BEGIN" "$COUNTER_END" || exit 1
 
-tmp_table="$readme.table.$$" tmp="$readme.new.$$"
-trap 'rm -f "$tmp_table" "$tmp"' EXIT
+tmp_table="$readme.table.$$" tmp_counters="$readme.counters.$$" tmp="$readme.new.$$"
+trap 'rm -f "$tmp_table" "$tmp_counters" "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 table >"$tmp_table" || die "$readme is unchanged"
-LC_ALL=C awk -v begin="$BEGIN_MARK" -v end="$END_MARK" -v table="$tmp_table" '
-    index($0, begin) == 1 {
-        print
-        while ((got = getline line < table) > 0) print line
+what="the chapter table" from="$data and $ideas"
+if [ -n "$counters" ]; then
+    sh "$here/counter_table.sh" --counters "$counters" --chapters "$chapters" >"$tmp_counters" || die "$readme is unchanged"
+    what="the chapter table and the counter table" from="$data, $ideas and $counters"
+fi
+# Each begin marker is kept, its lines up to the end marker replaced.
+LC_ALL=C awk -v begin="$BEGIN_MARK" -v end="$END_MARK" -v table="$tmp_table" \
+    -v cbegin="${counters:+$COUNTER_BEGIN}" -v cend="${counters:+$COUNTER_END}" -v ctable="$tmp_counters" '
+    function insert(file,    got, line) {
+        while ((got = getline line < file) > 0) print line
         if (got < 0) exit 1
         skip = 1
-        next
     }
-    index($0, end) == 1 { skip = 0 }
+    index($0, begin) == 1 { print; insert(table); next }
+    cbegin != "" && index($0, cbegin) == 1 { print; insert(ctable); next }
+    index($0, end) == 1 || (cend != "" && index($0, cend) == 1) { skip = 0 }
     !skip' "$readme" >"$tmp" || die "could not write $tmp; $readme is unchanged"
 if cmp -s "$tmp" "$readme"; then
-    echo "readme-table: the chapter table in $readme is up to date"
+    echo "readme-table: $what in $readme is up to date"
 else
     # keep the file's mode: cat into the new file's place would not be atomic
     chmod "$(stat -c %a "$readme" 2>/dev/null || echo 644)" "$tmp" 2>/dev/null || true
     mv "$tmp" "$readme"
-    echo "readme-table: wrote the chapter table in $readme (from $data and $ideas)"
+    echo "readme-table: wrote $what in $readme (from $from)"
 fi

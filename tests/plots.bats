@@ -5,7 +5,8 @@
 # refuses a malformed one; `make compare` and `make plots` run end to end on
 # the CPU executor (tiny runs, outputs in a temporary folder, and once with
 # the defaults: under build/, the tracked files untouched); the README's
-# chapter table is what `make readme-table` writes (plots/readme_table.sh).
+# chapter and counter tables are what `make readme-table` writes
+# (plots/readme_table.sh, plots/counter_table.sh).
 
 load helpers
 
@@ -48,6 +49,20 @@ sample_compare_tsv() { # FILE: what plots/compare.sh writes, for four chapters
         printf '01-naive-gemm\tamd\tAMD Radeon Pro VII (gfx906)\t60000\t100\t3\t2.4\t2.3\t2.6\t2.35\t2.45\t1\t0.83\t0.84\t0.5\t2026-11-22\n'
         printf '02-coalesced-layout\tamd\tAMD Radeon Pro VII (gfx906)\t60000\t100\t3\t0.9\t0.85\t1.3\t0.88\t0.91\t2.667\t0.83\t0.84\t0.5\t2026-11-22\n'
         printf '03-shared-memory-tiles\tamd\tAMD Radeon Pro VII (gfx906)\t60000\t100\t3\t0.4\t0.39\t0.45\t0.4\t0.41\t6\t0.83\t0.84\t0.5\t2026-11-22\n'
+    } >"$1"
+}
+
+sample_counters_tsv() { # FILE: what plots/compare.sh writes into compare-counters.tsv, for four chapters
+    {
+        printf 'chapter\tglobal_load_requests\tglobal_load_segments\tsegments_per_request\tlds_requests\tlds_bank_cycles'
+        printf '\tbank_cycles_per_request\tbarriers_per_block\tbarriers_kernel\tfill_gfx906\tfill_kernel'
+        printf '\tatomics_max_one_address\tunique_bytes\tmodel_gfx906_ms\tmodel_h100_ms\timages\tslices\tdate\n'
+        # moves by more than 10%: 02 the segments; 03 LDS (from none), barriers, both times;
+        # 04 barriers, fill, atomics, both times; 04's unique bytes fall by exactly 10%: not a move
+        printf '01-naive-gemm\t100\t1600\t16\t0\t0\t-\t1\tsum\t0.05\tgradient\t0\t400000000\t15.3\t8.96\t60000\t1024 2048\t2026-11-25\n'
+        printf '02-coalesced-layout\t100\t280\t2.8\t0\t0\t-\t1\tsum\t0.052\tgradient\t0\t400000000\t14.5\t8.96\t60000\t1024 2048\t2026-11-25\n'
+        printf '03-shared-memory-tiles\t100\t290\t2.9\t50\t100\t2\t3750\tgradient\t0.055\tgradient\t0\t400000000\t3.5\t2.97\t60000\t1024 2048\t2026-11-25\n'
+        printf '04-ping-pong-buffers\t100\t290\t2.9\t50\t105\t2.1\t1875\tgradient\t0.104\tgradient\t60\t360000000\t1.65\t0.83\t60000\t1024 2048\t2026-11-25\n'
     } >"$1"
 }
 
@@ -406,6 +421,15 @@ EOF
     [ "$(wc -l <"$out/compare-model.tsv")" -eq "$chapters" ]
     [ "$(awk -F '\t' 'NR > 1 && $2 > 0 && $3 > 0 && $4 > 0 && $4 <= $2 && $5 <= $3 && $6 ~ /: / && $8 == 200' \
         "$out/compare-model.tsv" | wc -l)" -eq $((chapters - 1)) ]
+    # the counters the lessons move: one row per GPU chapter, its ms the model's
+    cat "$out/compare-counters.tsv"
+    [ "$(wc -l <"$out/compare-counters.tsv")" -eq "$chapters" ]
+    diff <(cut -f 1-3 "$out/compare-model.tsv") <(cut -f 1,14,15 "$out/compare-counters.tsv" |
+        sed '1s/.*/chapter\tmodel_gfx906_ms\tmodel_h100_ms/')
+    [ "$(awk -F '\t' 'NR > 1 && $2 > 0 && $4 >= 1 && $8 >= 0 && $10 > 0 && $13 > 0 && $16 == 200' \
+        "$out/compare-counters.tsv" | wc -l)" -eq $((chapters - 1)) ]
+    grep -q $'^01-naive-gemm\t.*\t-\t[0-9.]*\t[a-z_]*\t' "$out/compare-counters.tsv" # no LDS: -
+    grep -q $'^08-tuned-gfx906\t.*\ttrain_step\t60\t' "$out/compare-counters.tsv"       # 60 blocks add into one address
     # --kernel-times of the GPU chapters: one (iteration) row each, chapter 00 none
     cat "$out/kernels.tsv"
     [ "$(awk -F '\t' '$3 == "(iteration)"' "$out/kernels.tsv" | wc -l)" -eq $((chapters - 1)) ]
@@ -457,7 +481,7 @@ tracked_state() {
     diff <(echo "$before") <(echo "$after") || { echo "make compare or make plots changed the tracked files"; return 1; }
     local file
     for file in build/compare/compare.tsv build/compare/compare.png build/compare/compare-executor.png \
-        build/compare/compare-model.tsv \
+        build/compare/compare-model.tsv build/compare/compare-counters.tsv \
         build/plots/loss.png build/plots/accuracy.png build/plots/digits.png build/plots/weights.png \
         build/plots/resources.png; do
         [ "$file" -nt "$BATS_TEST_TMPDIR/start" ] || { echo "$file was not written by this run"; return 1; }
@@ -563,6 +587,109 @@ chapter_table() {
     [[ "$output" == *"$readme has no line starting \"<!-- chapter-table:begin\""* ]]
     cmp "$BATS_TEST_TMPDIR/before" "$readme"
     [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'README.md.')" -eq 0 ]
+}
+
+# counter_table FILE: the lines between FILE's counter-table markers.
+counter_table() {
+    awk '/^<!-- counter-table:end -->/ { inside = 0 } inside { print } /^<!-- counter-table:begin/ { inside = 1 }' "$1"
+}
+
+@test "readme table: the counter table has a row per modelled chapter, in order, and bolds exactly the moves over 10%" {
+    local tsv=$BATS_TEST_TMPDIR/counters.tsv
+    sample_counters_tsv "$tsv"
+    mkdir -p "$BATS_TEST_TMPDIR"/chapters/{00-cpu-reference,01-naive-gemm,02-coalesced-layout,03-shared-memory-tiles,04-ping-pong-buffers,09-hidden-layer}
+    run plots/counter_table.sh --counters "$tsv" --chapters "$BATS_TEST_TMPDIR/chapters"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    local c=$BATS_TEST_TMPDIR/chapters
+    [ "$(sed -n 1p <<<"$output")" = "| chapter | global segments per load request | LDS bank cycles per LDS request | barriers per block | fill | atomics on one address | unique MB | model: gfx906 ms | model: H100 ms |" ]
+    [ "$(sed -n 3,6p <<<"$output")" = "| [01-naive-gemm]($c/01-naive-gemm/) | 16.0 | - | 1.00 | 0.0500 | 0 | 400 | 15.3 | 8.96 |
+| [02-coalesced-layout]($c/02-coalesced-layout/) | **2.80** | - | 1.00 | 0.0520 | 0 | 400 | 14.5 | 8.96 |
+| [03-shared-memory-tiles]($c/03-shared-memory-tiles/) | 2.90 | **2.00** | **3750** | 0.0550 | 0 | 400 | **3.50** | **2.97** |
+| [04-ping-pong-buffers]($c/04-ping-pong-buffers/) | 2.90 | 2.10 | **1875** | **0.104** | **60** | 360 | **1.65** | **0.830** |" ]
+    [ "$(grep -o '\*\*[0-9.]*\*\*' <<<"$output" | wc -l)" -eq 10 ]
+    # the caption: the command, the images, the date, the rule, a model and not a measurement, the chapters left out
+    local caption
+    caption=$(tail -n 1 <<<"$output")
+    [[ "$caption" == "*\`make compare\` on the CPU platform, 2026-11-25: "*" on 60000 MNIST images (traced on 1024 and 2048 images, extended in a straight line)"* ]]
+    [[ "$caption" == *"not a GPU measurement"* ]]
+    [[ "$caption" == *"**Bold**: the value differs from the row above by more than 10% of the larger of the two."* ]]
+    [[ "$caption" == *"[$tsv]($tsv); no row for chapters 00, 09, which make compare does not model.*" ]]
+    # another threshold, another set of marks: at 50% 04's barriers (exactly half) and fill stay plain
+    run plots/counter_table.sh --counters "$tsv" --chapters "$BATS_TEST_TMPDIR/chapters" --threshold 50
+    [ "$status" -eq 0 ]
+    [ "$(grep -o '\*\*[0-9.]*\*\*' <<<"$output" | wc -l)" -eq 8 ]
+    [[ "$output" == *"| **60** | 360 | **1.65** | **0.830** |"* ]]
+    [[ "$output" == *"more than 50% of the larger"* ]]
+    # a chapter with no folder is a stale table
+    rm -r "$BATS_TEST_TMPDIR/chapters/03-shared-memory-tiles"
+    run plots/counter_table.sh --counters "$tsv" --chapters "$BATS_TEST_TMPDIR/chapters"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"counters.tsv:4: 03-shared-memory-tiles is not a folder in $BATS_TEST_TMPDIR/chapters: run make figures-compare"* ]]
+}
+
+@test "readme table: make readme-table writes the counter table between its markers from compare-counters.tsv beside the data" {
+    local readme=$BATS_TEST_TMPDIR/README.md
+    sample_compare_tsv "$BATS_TEST_TMPDIR/compare.tsv"
+    sample_counters_tsv "$BATS_TEST_TMPDIR/compare-counters.tsv"
+    cp README.md "$readme"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_TABLE_TSV="$BATS_TEST_TMPDIR/compare.tsv" README_FILE="$readme"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"wrote the chapter table and the counter table in $readme"* ]]
+    diff <(plots/counter_table.sh --counters "$BATS_TEST_TMPDIR/compare-counters.tsv") <(counter_table "$readme")
+    [ "$(counter_table "$readme" | grep -c '^| \[')" -eq 4 ]
+    # nothing outside the two tables changed
+    local outside='/^<!-- (chapter|counter)-table:begin/ { print; skip = 1 } /^<!-- (chapter|counter)-table:end/ { skip = 0 } !skip'
+    diff <(awk "$outside" README.md) <(awk "$outside" "$readme")
+    [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'README.md.')" -eq 0 ] # no temporary file left
+    # a second run finds both up to date
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_TABLE_TSV="$BATS_TEST_TMPDIR/compare.tsv" README_FILE="$readme"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"the chapter table and the counter table in $readme is up to date"* ]]
+}
+
+@test "readme table: a missing or misplaced counter-table marker leaves README alone" {
+    local readme=$BATS_TEST_TMPDIR/README.md
+    sample_compare_tsv "$BATS_TEST_TMPDIR/compare.tsv"
+    sample_counters_tsv "$BATS_TEST_TMPDIR/compare-counters.tsv"
+    grep -v '^<!-- counter-table:end -->$' README.md >"$readme"
+    cp "$readme" "$BATS_TEST_TMPDIR/before"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_TABLE_TSV="$BATS_TEST_TMPDIR/compare.tsv" README_FILE="$readme"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"readme-table: $readme has no line \"<!-- counter-table:end -->\""*"is unchanged"* ]]
+    cmp "$BATS_TEST_TMPDIR/before" "$readme"
+    # two begin markers
+    awk '{ print } /^<!-- counter-table:begin/ { print }' README.md >"$readme"
+    cp "$readme" "$BATS_TEST_TMPDIR/before"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_TABLE_TSV="$BATS_TEST_TMPDIR/compare.tsv" README_FILE="$readme"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"$readme has 2 lines starting \"<!-- counter-table:begin\", not one"* ]]
+    cmp "$BATS_TEST_TMPDIR/before" "$readme"
+    # a counters file that does not parse leaves it alone too
+    cp README.md "$readme"
+    printf 'chapter\tsomething\n' >"$BATS_TEST_TMPDIR/compare-counters.tsv"
+    run make --no-print-directory readme-table HIP_PLATFORM=cpu README_TABLE_TSV="$BATS_TEST_TMPDIR/compare.tsv" README_FILE="$readme"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"no segments_per_request column"* ]]
+    cmp README.md "$readme"
+    [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'README.md.')" -eq 0 ]
+}
+
+@test "readme table: plots/compare-counters.tsv has one row per GPU chapter of make compare, as compare-model.tsv" {
+    # make compare's GPU chapters: the linear model's, 01-08 (00 runs on the host, 09 on trains per epoch)
+    local expected
+    expected=$(ls chapters | grep -E '^0[1-8]-')
+    [ -n "$expected" ]
+    diff <(echo "$expected") <(awk -F '\t' 'NR > 1 { print $1 }' plots/compare-counters.tsv) ||
+        { echo "plots/compare-counters.tsv does not match the chapter folders: run make figures-compare, then make readme-table"; return 1; }
+    diff <(awk -F '\t' 'NR > 1 { print $1 }' plots/compare-model.tsv) <(awk -F '\t' 'NR > 1 { print $1 }' plots/compare-counters.tsv)
+    # README.md's counter table is the one plots/counter_table.sh writes from it
+    run plots/counter_table.sh
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    diff -u <(printf '%s\n' "$output") <(counter_table README.md) ||
+        { echo "README.md's counter table is stale: run make readme-table"; return 1; }
 }
 
 @test "readme table: a chapter without an idea, or an idea without a chapter, is an error" {

@@ -1,0 +1,133 @@
+#!/bin/sh
+# README.md's counter table (make readme-table writes it, through
+# plots/readme_table.sh): one row per chapter that make compare modelled, in
+# lesson order (the folders of chapters/), with the counters the lessons move
+# and the modelled ms, from plots/compare-counters.tsv (make compare on the
+# CPU platform). A cell is bold when its value moved by more than THRESHOLD
+# percent from the row above; the caption says so, and names the command,
+# image count and date.
+#
+#   plots/counter_table.sh [--counters TSV] [--chapters DIR] [--threshold PERCENT]
+#
+#   --counters FILE    make compare's counters (default plots/compare-counters.tsv)
+#   --chapters DIR     the chapter folders (default chapters): the rows' order;
+#                      a chapter in FILE with no folder is an error
+#   --threshold PCT    bold a value that differs from the row above by more
+#                      than PCT percent of the larger of the two (default 10)
+#
+# Prints the table and its caption. Plain POSIX sh and awk.
+set -eu
+
+counters=plots/compare-counters.tsv chapters=chapters threshold=10
+die() {
+    echo "counter-table: $*" >&2
+    exit 1
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --counters | --chapters | --threshold)
+        [ $# -ge 2 ] || die "$1 needs a value"
+        case $1 in
+        --counters) counters=$2 ;;
+        --chapters) chapters=$2 ;;
+        --threshold) threshold=$2 ;;
+        esac
+        shift 2
+        ;;
+    *) die "unknown argument '$1'" ;;
+    esac
+done
+case $threshold in '' | *[!0-9]*) die "--threshold must be a whole percentage, got '$threshold'" ;; esac
+[ -s "$counters" ] || die "$counters is missing or empty: run make figures-compare on the CPU platform"
+[ -d "$chapters" ] || die "$chapters: no such folder"
+# chapter folders in byte order, as make's $(sort)
+list=$(for dir in "$chapters"/[0-9][0-9]-*/; do
+    [ -d "$dir" ] || continue
+    dir=${dir%/}
+    printf '%s\n' "${dir##*/}"
+done | LC_ALL=C sort | tr '\n' ' ')
+[ -n "$list" ] || die "$chapters has no chapter folders (NN-name)"
+
+LC_ALL=C awk -F '\t' -v list="$list" -v file="$counters" -v chapters="$chapters" -v threshold="$threshold" '
+    function fail(message) { print "counter-table: " message > "/dev/stderr"; failed = 1; exit 1 }
+    # num(v, whole): a count (whole) as it is, anything else to three
+    # significant figures (whole from 100 up)
+    function num(v, whole,    d) {
+        if (v == "-") return v
+        v += 0
+        if (whole || v >= 100) return sprintf("%.0f", v)
+        if (v >= 10) return sprintf("%.1f", v)
+        if (v >= 1) return sprintf("%.2f", v)
+        for (d = 3; v < 0.1 && d < 12; d++) v *= 10
+        return sprintf("%." d "f", v / 10 ^ (d - 3))
+    }
+    function abs(v) { return v < 0 ? -v : v }
+    # moved(a, b): a and b differ by more than threshold percent of the larger;
+    # "-" (nothing to count) against a number is a move
+    function moved(a, b) {
+        if (a == "-" || b == "-") return a != b
+        a += 0; b += 0
+        return abs(a - b) * 100 > threshold * (abs(a) > abs(b) ? abs(a) : abs(b))
+    }
+    BEGIN {
+        count = split(list, order, " ")
+        for (i = 1; i <= count; i++) folder[order[i]] = 1
+        # the columns shown, in order, with their headers
+        ncols = split("segments_per_request bank_cycles_per_request barriers_per_block fill_gfx906 " \
+                      "atomics_max_one_address unique_bytes model_gfx906_ms model_h100_ms", show, " ")
+        split("global segments per load request|LDS bank cycles per LDS request|barriers per block|fill|" \
+              "atomics on one address|unique MB|model: gfx906 ms|model: H100 ms", head, "|")
+    }
+    FNR == 1 {
+        for (i = 1; i <= NF; i++) col[$i] = i
+        for (i = 1; i <= ncols; i++) if (!(show[i] in col)) fail(file ": no " show[i] " column in its header")
+        split("chapter images slices date", more, " ")
+        for (i = 1; i in more; i++) if (!(more[i] in col)) fail(file ": no " more[i] " column in its header")
+        next
+    }
+    {
+        c = $(col["chapter"])
+        if (!(c in folder)) fail(file ":" FNR ": " c " is not a folder in " chapters ": run make figures-compare")
+        if (c in row) fail(file ":" FNR ": a second row for " c)
+        row[c] = FNR
+        for (i = 1; i <= ncols; i++) {
+            v = $(col[show[i]])
+            if (v != "-" && v !~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/)
+                fail(file ":" FNR ": " c " has " show[i] " \"" v "\", not a number or -")
+            if (show[i] == "unique_bytes" && v != "-") v = v / 1e6
+            value[c, i] = v
+        }
+        images = $(col["images"]); slices = $(col["slices"]); date = $(col["date"])
+    }
+    END {
+        if (failed) exit 1
+        line = "| chapter |"; rule = "|---|"
+        for (i = 1; i <= ncols; i++) { line = line " " head[i] " |"; rule = rule "---|" }
+        print line; print rule
+        previous = ""
+        for (k = 1; k <= count; k++) {
+            c = order[k]
+            if (!(c in row)) { missing = missing (missing == "" ? "" : ", ") substr(c, 1, 2); continue }
+            rows++
+            line = "| [" c "](" chapters "/" c "/) |"
+            for (i = 1; i <= ncols; i++) {
+                cell = num(value[c, i], show[i] == "atomics_max_one_address")
+                if (previous != "" && moved(value[previous, i], value[c, i])) { cell = "**" cell "**"; marks++ }
+                line = line " " cell " |"
+            }
+            print line
+            previous = c
+        }
+        if (!rows) fail(file ": no row for any folder in " chapters)
+        gsub(/ /, " and ", slices)
+        print ""
+        print "*`make compare` on the CPU platform, " date ": the CPU executor'"'"'s counts of one full-batch training iteration on " \
+            images " MNIST images" (slices != "" && slices != "none" ? " (traced on " slices " images, extended in a straight line)" : "") \
+            " and the time model'"'"'s ms for them: counts and a model, not a GPU measurement. Over all of a chapter'"'"'s kernels: " \
+            "64-byte segments per global load request and LDS bank cycles per LDS request (the sums over the requests; - without LDS), " \
+            "and unique bytes (each kernel'"'"'s distinct bytes, added up); of any one kernel: the most barriers per block and the most atomics " \
+            "on one address; fill: waves per wave slot of a gfx906 in the kernel with the most modelled gfx906 time. " \
+            "**Bold**: the value differs from the row above by more than " threshold "% of the larger of the two. " \
+            "The numbers are in [" file "](" file ")" \
+            (missing != "" ? "; no row for chapter" (index(missing, ",") ? "s " : " ") missing ", which make compare does not model" : "") ".*"
+    }' "$counters"
