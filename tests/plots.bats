@@ -390,13 +390,13 @@ EOF
 
 @test "make compare: defaults are 2 iterations x 1 run on cpu, 100 x 3 on a GPU; ITERS wins" {
     run env -u ITERS -u REPEATS make --no-print-directory help HIP_PLATFORM=cpu
-    [[ "$output" == *", make compare 2"* ]]
+    [[ "$output" == *"; make compare 2"* ]]
     grep -Eq '^  REPEATS=1 ' <<<"$output"
     run env -u ITERS -u REPEATS make --no-print-directory help HIP_PLATFORM=nvidia
-    [[ "$output" == *", make compare 100"* ]]
+    [[ "$output" == *"; make compare 100"* ]]
     grep -Eq '^  REPEATS=3 ' <<<"$output"
     run make --no-print-directory help HIP_PLATFORM=cpu ITERS=7 REPEATS=2
-    [[ "$output" == *", make compare 7"* ]]
+    [[ "$output" == *"; make compare 7"* ]]
     grep -Eq '^  REPEATS=2 ' <<<"$output"
 }
 
