@@ -281,7 +281,8 @@ EOF
     run "$REFERENCE" "$folder" 1
     echo "$output"
     [ "$status" -eq 1 ]
-    [[ "$output" == *"$folder: no such folder; run \`make dataset DATASET_DIR=$folder\` to download MNIST into it (add DATASET=fashion for Fashion-MNIST)"* ]]
+    # A message wider than 80 columns is wrapped (errors.c): joined again here.
+    [[ "$(unwrap "$output")" == *"$folder: no such folder; run \`make dataset DATASET_DIR=$folder\` to download MNIST into it (add DATASET=fashion for Fashion-MNIST)"* ]]
     # The command it names aims at that folder (offline here, so it fails there).
     run_make dataset DATASET_DIR="$folder"
     echo "$output"
@@ -292,9 +293,9 @@ EOF
     cd "$BATS_TEST_TMPDIR"
     run "$binary" dataset/fashion 1
     echo "$output"
-    [[ "$output" == *"dataset/fashion: no such folder; run \`make dataset DATASET=fashion\` to download Fashion-MNIST into it"* ]]
+    [[ "$(unwrap "$output")" == *"dataset/fashion: no such folder; run \`make dataset DATASET=fashion\` to download Fashion-MNIST into it"* ]]
     run "$binary" dataset 1
-    [[ "$output" == *"dataset: no such folder; run \`make dataset\` to download MNIST into it"* ]]
+    [[ "$(unwrap "$output")" == *"dataset: no such folder; run \`make dataset\` to download MNIST into it"* ]]
 }
 
 # Issue 22: a DATASET_DIR that is not there is a typo until make dataset is

@@ -132,15 +132,17 @@ need_broken() {
     local binary expected
     binary=$(chapter_binary 01)
     # 250 images: x_rows is 250 x 785 floats; loss_sum and correct hold 2 iterations.
+    # sum_records' buffers last: a slot per image, then a sum per thread of its one block (1,024).
     expected=("x_rows (785000 bytes)" "labels (250 bytes)" "w (31400 bytes)" "loss_sum (8 bytes)"
-        "correct (8 bytes)" "scores (10000 bytes)" "delta (10000 bytes)" "grad (31400 bytes)")
-    for n in 1 2 3 4 5 6 7 8; do
+        "correct (8 bytes)" "scores (10000 bytes)" "delta (10000 bytes)" "grad (31400 bytes)"
+        "image_loss (1000 bytes)" "image_hit (1000 bytes)" "thread_loss (4096 bytes)" "thread_hits (4096 bytes)")
+    for n in $(seq 1 ${#expected[@]}); do
         run env HIPCPU_FAIL_ALLOC=$n "$binary" "$SMALL" 2 --train-limit 250 --quiet
         echo "HIPCPU_FAIL_ALLOC=$n: $output"
         [ "$status" -eq 1 ]
         [ "${lines[-1]}" = "01-naive-gemm: hipMalloc of ${expected[n - 1]} failed: out of memory" ]
     done
-    run env HIPCPU_FAIL_ALLOC=9 "$binary" "$SMALL" 2 --train-limit 250 --quiet
+    run env HIPCPU_FAIL_ALLOC=$((${#expected[@]} + 1)) "$binary" "$SMALL" 2 --train-limit 250 --quiet
     [ "$status" -eq 0 ]
 }
 
