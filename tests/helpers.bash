@@ -86,7 +86,8 @@ fresh_copy() {
 }
 
 # plain_make ARG...: make as a reader types it, without what a surrounding
-# `make test` passes down (MAKEFLAGS would carry its HIP_PLATFORM and win).
+# `make test` passes down (MAKEFLAGS would carry its HIP_PLATFORM and win, and its
+# SANITIZE would send the builds to build/cpu-san).
 plain_make() {
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DATASET -u DATASET_DIR make --no-print-directory "$@"
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DATASET -u DATASET_DIR -u SANITIZE make --no-print-directory "$@"
 }
