@@ -319,8 +319,8 @@ __device__ __forceinline__ void store_partial(float *__restrict__ partial, int u
     }
 }
 
-/* The block's loss and hits, as chapter 07's block_add_records: each wave's
- * sums through LDS, then one atomic each; a barrier: every thread calls it. */
+/* Chapter 07's block_add_records, tuned: the wave index uniform (an SGPR),
+ * the wave count a constant. A barrier: every thread of the block calls it. */
 __device__ __forceinline__ void add_block_loss_and_hits(float squared, unsigned int hits,
                                                         float *wave_loss, unsigned int *wave_hits,
                                                         float *loss_sum, unsigned int *correct)
