@@ -186,7 +186,7 @@ $(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/m
 # only for the groups it uses: make profile-N clang's (the trace build) and hipcc's (the model), not the tests'
 hip-tools: PACKAGES = hipcc libamdhip64-dev rocm-device-libs
 clang-tools: PACKAGES = clang libclang-rt-dev# the trace build, make fuzz's fuzzer: clang and its sanitizer runtimes
-test-tools: PACKAGES = bats libcmocka-dev tmux# make test: the bats files, the cmocka programs, the viewer's test
+test-tools: PACKAGES = bats libcmocka-dev tmux shellcheck# make test: the bats files, the cmocka programs, the viewer's test, the scripts' lint
 plot-tools: PACKAGES = gnuplot-nox
 hip-tools clang-tools test-tools plot-tools: ; @common/require.sh $(PACKAGES)
 nvcc-tool:
@@ -287,7 +287,7 @@ NEED_DATASET := $(if $(filter-out $(wildcard $(DATASET_FILES)),$(DATASET_FILES))
 COMPARE_TRACED = $(if $(ON_EXECUTOR),$(filter-out 00-%,$(compare_dirs)))# on the executor: the time model's chart
 NO_LIMITS = $(if $(COMPARE_LIMIT)$(PLOT_LIMIT),$(error make figures draws the committed pictures on full MNIST: unset \
   COMPARE_LIMIT and PLOT_LIMIT (make compare and make plots take them, into build/)))
-.PHONY: compare plots plot-resources figures figures-compare figures-plots readme-table tune fuzz test
+.PHONY: compare plots plot-resources figures figures-compare figures-plots readme-table readme-figures tune fuzz test
 compare: $(NEED_DATASET) plot-tools $(if $(ON_EXECUTOR),hip-tools) ## time every chapter; without a GPU, chart the time model's ms
 	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/,$(compare_dirs))
 	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory TRACE=1 $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)) $(TIMEMODEL))
@@ -310,6 +310,9 @@ figures-compare: # then make readme-table, by hand
 	@$(NO_LIMITS)$(MAKE) --no-print-directory compare COMPARE_DIR=plots
 figures-plots:
 	@$(NO_LIMITS)$(MAKE) --no-print-directory plots PLOTS_DIR=plots RESOURCE_TSV=plots/resources.tsv
+FIGURE_FILES = README.md $(sort $(wildcard chapters/*/README.md)) common/cpu/README.md common/cpu/model/README.md
+readme-figures: readme-table ## rerun each command a README quotes between figure markers, rewrite its blocks (full MNIST: ~15 min)
+	@plots/readme_figures.sh $(if $(CHECK),--check) $(FIGURE_FILES)
 readme-table: ## rewrite README_FILE's chapter and counter tables (between their markers) from README_TABLE_TSV and the TSVs beside it
 	@plots/readme_table.sh --data "$(README_TABLE_TSV)" --ideas plots/chapter_ideas.tsv --readme "$(README_FILE)"
 

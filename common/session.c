@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "difference.h"
 #include "errors.h"
 #include "viewer.h"
 
@@ -165,42 +166,25 @@ int session_check_compare(const session_check *c)
         }
     }
 
-    /* The worst tensor by compare_runs' measure, and its worst element. A
-     * value that is not finite here counts as an infinite difference. */
+    /* The worst tensor by the checks' one measure (difference.h), and its
+     * worst element. */
     double weight_error = 0.0;
     const session_check_tensor *worst_tensor = NULL;
     size_t worst = 0;
     for (int t = 0; t < c->tensor_count; t++) {
         const session_check_tensor *tensor = &c->tensors[t];
-        double largest = 0.0, largest_difference = -1.0;
-        size_t at = 0;
-        for (size_t i = 0; i < tensor->count; i++) {
-            double reference = tensor->reference[i], difference;
-            difference = isfinite(tensor->run[i]) ? fabs((double)tensor->run[i] - reference)
-                                                  : INFINITY;
-            largest = fmax(largest, fabs(reference));
-            if (difference > largest_difference) {
-                largest_difference = difference;
-                at = i;
-            }
-        }
-        /* All zeros in the reference: the absolute difference. */
-        double error = largest > 0.0 ? largest_difference / largest : largest_difference;
-        if (!worst_tensor || error > weight_error) {
-            weight_error = error;
+        tensor_difference d = difference_of_tensors(tensor->reference, tensor->run, tensor->count);
+        if (!worst_tensor || d.error > weight_error) {
+            weight_error = d.error;
             worst_tensor = tensor;
-            worst = at;
+            worst = d.worst;
         }
     }
 
     double loss_error = 0.0;
     int first_bad_loss = -1;
     for (int k = 0; k < c->steps; k++) {
-        double reference = c->reference_loss[k];
-        double error = isfinite(c->run_loss[k])
-                           ? fabs((double)c->run_loss[k] - reference) /
-                                 (reference != 0.0 ? fabs(reference) : 1.0)
-                           : INFINITY;
+        double error = difference_of_values(c->reference_loss[k], c->run_loss[k]);
         if (error > loss_error) loss_error = error;
         if (error > CLI_CHECK_LIMIT && first_bad_loss < 0) first_bad_loss = k;
     }

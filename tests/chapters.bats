@@ -87,3 +87,21 @@ check_named() {
 @test "chapter 08 matches chapter 00: 1037 images, random thread order" { check_named; }
 @test "chapter 08 matches chapter 00: 1037 images, executor wave 32" { check_named; }
 @test "chapter 08 matches chapter 00 on the GPU: 1000 and 1037 images" { check_named; }
+
+# The list above is written out (bats registers only the @test lines it
+# reads); this test derives it from chapters/ and fails when they part: a new
+# linear-model chapter (a folder with train.hip and no CPU reference of its
+# own, as 09's reference.c) without its five tests, or a test of a chapter
+# that is gone.
+@test "chapters.bats tests every linear-model GPU chapter in chapters/, each in all five variants, and no other" {
+    local variants=5 dir nn expected="" listed
+    for dir in chapters/[0-9][0-9]-*/; do
+        [ -f "$dir/train.hip" ] && [ ! -f "$dir/reference.c" ] || continue
+        nn=$(basename "$dir")
+        expected+="${nn%%-*} $variants"$'\n'
+    done
+    [ -n "$expected" ]
+    listed=$(grep -oE '^@test "chapter [0-9][0-9] matches chapter 00' "$BATS_TEST_FILENAME" |
+        awk '{ print $3 }' | sort | uniq -c | awk '{ print $2, $1 }')
+    diff <(printf '%s' "$expected") <(echo "$listed")
+}

@@ -3,7 +3,8 @@
  * The parameter files hold W1 (HIDDEN x 784), b1 (HIDDEN), W2 (10 x HIDDEN)
  * and b2 (10) as little-endian float32 (common/mlp_model.h). Passes (exit 0)
  * when, for each of the four tensors, max|P_run - P_ref| / max|P_ref| is
- * within TOLERANCE (default 1e-4), when every epoch's training and test loss
+ * within TOLERANCE (default CLI_CHECK_LIMIT, 1e-4: the measure of --check,
+ * common/difference.h), when every epoch's training and test loss
  * agree within the same relative TOLERANCE, and nothing is NaN or infinite.
  * Prints every figure either way; exit 1 on a mismatch or a bad file, 2 on
  * bad arguments. */
@@ -12,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "difference.h"
+
 #define INPUTS 784
 #define CLASSES 10
 #define MAX_HIDDEN 4096
@@ -19,29 +23,12 @@
 
 static float *read_params(const char *path, size_t count)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "compare_mlp: cannot open %s\n", path); return NULL; }
+    char err[512];
     float *p = malloc(count * sizeof *p);
-    size_t n = 0;
-    unsigned char b[4];
-    while (p && n < count && fread(b, 1, 4, f) == 4) {
-        unsigned int bits = b[0] | b[1] << 8 | b[2] << 16 | (unsigned int)b[3] << 24;
-        memcpy(&p[n++], &bits, 4);
-    }
-    int extra = fgetc(f) != EOF;
-    fclose(f);
-    if (!p || n != count || extra) {
-        fprintf(stderr, "compare_mlp: %s: expected exactly %zu float32 parameters\n", path, count);
-        free(p);
-        return NULL;
-    }
-    for (size_t i = 0; i < count; i++)
-        if (!isfinite(p[i])) {
-            fprintf(stderr, "compare_mlp: %s: parameter %zu is %g\n", path, i, (double)p[i]);
-            free(p);
-            return NULL;
-        }
-    return p;
+    if (p && difference_read_floats(path, p, count, err, sizeof err) == 0) return p;
+    fprintf(stderr, "compare_mlp: %s\n", p ? err : "out of memory");
+    free(p);
+    return NULL;
 }
 
 /* Columns of the CSV: epoch, loss, train_accuracy, test_loss, test_accuracy. */
@@ -84,7 +71,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "compare_mlp: HIDDEN must be 1..%d, got '%s'\n", MAX_HIDDEN, argv[1]);
         return 2;
     }
-    double tolerance = argc == 7 ? atof(argv[6]) : 1e-4;
+    double tolerance = argc == 7 ? atof(argv[6]) : CLI_CHECK_LIMIT;
     const char *names[4] = {"W1", "b1", "W2", "b2"};
     size_t sizes[4] = {(size_t)hidden * INPUTS, (size_t)hidden, (size_t)CLASSES * hidden, CLASSES};
     size_t count = sizes[0] + sizes[1] + sizes[2] + sizes[3];
@@ -102,14 +89,7 @@ int main(int argc, char **argv)
     int ok = 1;
     size_t at = 0;
     for (int t = 0; t < 4; t++) {
-        double max_p = 0, max_dp = 0;
-        for (size_t i = at; i < at + sizes[t]; i++) {
-            max_p = fmax(max_p, fabs(ref[i]));
-            max_dp = fmax(max_dp, fabs((double)run[i] - ref[i]));
-        }
-        /* A tensor still all zero in the reference (biases before any
-         * step) must be all zero in the run too. */
-        double error = max_p > 0 ? max_dp / max_p : max_dp;
+        double error = difference_of_tensors(ref + at, run + at, sizes[t]).error;
         int good = error <= tolerance;
         printf("  %-2s (%7zu): max|dP|/max|P| = %.3g%s\n", names[t], sizes[t], error,
                good ? "" : "  <- over the tolerance");
@@ -117,8 +97,8 @@ int main(int argc, char **argv)
         at += sizes[t];
     }
     for (int e = 0; e < ref_n; e++) {
-        double train = fabs(run_rows[e][0] - ref_rows[e][0]) / fabs(ref_rows[e][0]);
-        double test = fabs(run_rows[e][2] - ref_rows[e][2]) / fabs(ref_rows[e][2]);
+        double train = difference_of_values(ref_rows[e][0], run_rows[e][0]);
+        double test = difference_of_values(ref_rows[e][2], run_rows[e][2]);
         int good = train <= tolerance && test <= tolerance;
         printf("  epoch %d: loss relative difference %.3g (train), %.3g (test); accuracy "
                "%.4f/%.4f (train), %.4f/%.4f (test, run/reference)%s\n",

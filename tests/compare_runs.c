@@ -2,37 +2,25 @@
  *   compare_runs REF.weights REF.csv RUN.weights RUN.csv [TOLERANCE]
  * Passes (exit 0) when max|W_run - W_ref| / max|W_ref| and, for every
  * iteration, |loss_run - loss_ref| / |loss_ref| are within TOLERANCE (default
- * 1e-4), and nothing is NaN or infinite. Prints both figures either way. */
+ * CLI_CHECK_LIMIT, 1e-4: the measure of --check, common/difference.h), and
+ * nothing is NaN or infinite. Prints both figures either way. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define WEIGHTS 7850
+#include "cli.h"
+#include "difference.h"
+#include "model.h"
+
 #define MAX_ITERATIONS 100000
 
 static int read_weights(const char *path, float *w)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "compare_runs: cannot open %s\n", path); return -1; }
-    unsigned char b[4];
-    int n = 0;
-    while (n < WEIGHTS && fread(b, 1, 4, f) == 4) {
-        unsigned int bits = b[0] | b[1] << 8 | b[2] << 16 | (unsigned int)b[3] << 24;
-        memcpy(&w[n++], &bits, 4);
-    }
-    int extra = fgetc(f) != EOF;
-    fclose(f);
-    if (n != WEIGHTS || extra) {
-        fprintf(stderr, "compare_runs: %s: expected exactly %d float32 weights\n", path, WEIGHTS);
-        return -1;
-    }
-    for (int i = 0; i < WEIGHTS; i++)
-        if (!isfinite(w[i])) {
-            fprintf(stderr, "compare_runs: %s: weight %d is %g\n", path, i, (double)w[i]);
-            return -1;
-        }
-    return 0;
+    char err[512];
+    if (difference_read_floats(path, w, MODEL_WEIGHTS, err, sizeof err) == 0) return 0;
+    fprintf(stderr, "compare_runs: %s\n", err);
+    return -1;
 }
 
 static int read_losses(const char *path, double *loss)
@@ -65,8 +53,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: compare_runs REF.weights REF.csv RUN.weights RUN.csv [TOLERANCE]\n");
         return 2;
     }
-    double tolerance = argc == 6 ? atof(argv[5]) : 1e-4;
-    static float ref_w[WEIGHTS], run_w[WEIGHTS];
+    double tolerance = argc == 6 ? atof(argv[5]) : CLI_CHECK_LIMIT;
+    static float ref_w[MODEL_WEIGHTS], run_w[MODEL_WEIGHTS];
     static double ref_loss[MAX_ITERATIONS], run_loss[MAX_ITERATIONS];
     if (read_weights(argv[1], ref_w) || read_weights(argv[3], run_w)) return 1;
     int ref_n = read_losses(argv[2], ref_loss), run_n = read_losses(argv[4], run_loss);
@@ -76,16 +64,11 @@ int main(int argc, char **argv)
                 argv[4]);
         return 1;
     }
-    double max_w = 0, max_dw = 0;
-    for (int i = 0; i < WEIGHTS; i++) {
-        max_w = fmax(max_w, fabs(ref_w[i]));
-        max_dw = fmax(max_dw, fabs((double)run_w[i] - ref_w[i]));
-    }
-    double weight_error = max_dw / max_w;
+    double weight_error = difference_of_tensors(ref_w, run_w, MODEL_WEIGHTS).error;
     double loss_error = 0;
     int worst = 0;
     for (int i = 0; i < ref_n; i++) {
-        double e = fabs(run_loss[i] - ref_loss[i]) / fabs(ref_loss[i]);
+        double e = difference_of_values(ref_loss[i], run_loss[i]);
         if (e > loss_error) { loss_error = e; worst = i; }
     }
     int ok = weight_error <= tolerance && loss_error <= tolerance;

@@ -35,7 +35,8 @@ setup() {
     last=$(tail -n 1 <<<"$output")
     [[ "$last" =~ ^fuzz:\ no\ crash\ in\ [0-9]+\ s\ \([1-9][0-9]*\ runs,\ corpus\ [1-9][0-9]*\ inputs\)\;\ log:\ $log$ ]]
     grep -q "^Done [0-9]* runs in " "$log"
-    ! grep -q "ERROR: \|runtime error" "$log"
+    run grep -q "ERROR: \|runtime error" "$log"
+    [ "$status" -eq 1 ]
 }
 
 # tests/fuzz.sh, make fuzz's runner, on a target that crashes on any input

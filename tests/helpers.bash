@@ -1,4 +1,6 @@
 # Shared by the bats files: paths set by `make test`, and the chapter check.
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # output and status are bats' run's
 : "${CPU_BUILD:=build/cpu}" "${TEST_BUILD:=build/tests}" "${DATASET_DIR:=dataset}"
 REFERENCE="$CPU_BUILD/00-cpu-reference"
 

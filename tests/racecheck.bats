@@ -123,3 +123,22 @@ caught_missing_barrier() {
     [ "$status" -eq 0 ]
     [[ "$output" == *"racecheck: 08-tuned-gfx906 is clean at wave 64"* ]]
 }
+
+# The chapters above are written out (bats registers only the @test lines it
+# reads); this test derives them from chapters/: every chapter with a
+# train.hip is race-checked at wave 64 and at wave 32, and no test names a
+# chapter that is gone.
+@test "racecheck.bats checks every GPU chapter in chapters/ at both wave sizes, and no other" {
+    local dir nn expected="" listed
+    for dir in chapters/[0-9][0-9]-*/; do
+        [ -f "$dir/train.hip" ] || continue
+        nn=$(basename "$dir")
+        expected+="${nn%%-*}"$'\n'
+    done
+    [ -n "$expected" ]
+    # a chapter counts when its tests name wave 64 and wave 32
+    listed=$(grep -E '^@test "racecheck: chapter [0-9][0-9] is clean at wave' "$BATS_TEST_FILENAME" | awk '
+        { nn = $4; if ($0 ~ /wave 64/) w64[nn] = 1; if ($0 ~ /wave 32/) w32[nn] = 1 }
+        END { for (nn in w64) if (nn in w32) print nn }' | sort)
+    diff <(printf '%s' "$expected") <(echo "$listed")
+}

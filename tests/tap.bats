@@ -44,9 +44,12 @@ kind_of() {
     }
     run_tap test_loader producer >"$BATS_TEST_TMPDIR/out"
     cat "$BATS_TEST_TMPDIR/out"
-    [ "$passed" -eq 2 ] && [ "$failed" -eq 0 ] && [ "$skipped" -eq 1 ]
+    [ "$passed" -eq 2 ]
+    [ "$failed" -eq 0 ]
+    [ "$skipped" -eq 1 ]
     grep -qx 'ok 2 # SKIP test_unreadable_permission' "$BATS_TEST_TMPDIR/out"
-    ! grep -q '^not ok' "$BATS_TEST_TMPDIR/out"
+    run grep -q '^not ok' "$BATS_TEST_TMPDIR/out"
+    [ "$status" -eq 1 ]
     [ "${skips[*]}" = "test_loader: 2 # SKIP test_unreadable_permission" ]
     [ ${#failures[@]} -eq 0 ]
 }
@@ -57,7 +60,9 @@ kind_of() {
     silent() { echo '1..1'; return 3; }
     run_tap failing failing >/dev/null
     run_tap silent silent >/dev/null
-    [ "$passed" -eq 1 ] && [ "$failed" -eq 2 ] && [ "$skipped" -eq 0 ]
+    [ "$passed" -eq 1 ]
+    [ "$failed" -eq 2 ]
+    [ "$skipped" -eq 0 ]
     [ "${failures[0]}" = "failing: 2 second" ]
     [ "${failures[1]}" = "silent: exited with status 3 without reporting a failed test" ]
 }

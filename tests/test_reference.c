@@ -15,6 +15,7 @@
 #include "00-cpu-reference/train.c"
 #undef main
 
+#include "difference.h"
 #include "timing.h"
 
 static void init_weights_follow_the_formula(void **state)
@@ -152,6 +153,27 @@ static void timing_statistics_leave_out_the_warmup(void **state)
     assert_float_equal(t.median_ms, 3, 1e-12);
 }
 
+/* The one measure of every check (common/difference.h), worked by hand. */
+static void difference_is_relative_to_the_largest_reference_value(void **state)
+{
+    (void)state;
+    const float reference[] = {1.0f, -4.0f, 2.0f}, run[] = {1.5f, -4.0f, 2.25f};
+    tensor_difference d = difference_of_tensors(reference, run, 3);
+    assert_float_equal(d.error, 0.5 / 4.0, 1e-12); /* the largest difference over max|reference| */
+    assert_int_equal(d.worst, 0);
+    const float zeros[] = {0.0f, 0.0f}, small[] = {0.0f, 1e-3f};
+    d = difference_of_tensors(zeros, small, 2); /* all zeros: absolute */
+    assert_float_equal(d.error, 1e-3, 1e-9);
+    assert_int_equal(d.worst, 1);
+    const float not_finite[] = {1.0f, NAN, 2.0f};
+    d = difference_of_tensors(reference, not_finite, 3);
+    assert_true(isinf(d.error));
+    assert_int_equal(d.worst, 1);
+    assert_float_equal(difference_of_values(2.0, 2.5), 0.25, 1e-12);
+    assert_float_equal(difference_of_values(0.0, 0.5), 0.5, 1e-12);
+    assert_true(isinf(difference_of_values(1.0, INFINITY)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +182,7 @@ int main(void)
         cmocka_unit_test(one_step_lowers_the_loss),
         cmocka_unit_test(timing_statistics_leave_out_the_warmup),
         cmocka_unit_test(gpu_image_limit_is_the_int_index_boundary),
+        cmocka_unit_test(difference_is_relative_to_the_largest_reference_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
