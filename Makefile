@@ -51,7 +51,7 @@ ifneq ($(origin HIP_PLATFORM),command line)
 PASS_PLATFORM := 1
 endif
 ifeq ($(HIP_PLATFORM),)
-override HIP_PLATFORM := $(shell common/detect_platform.sh)
+override HIP_PLATFORM := $(shell common/scripts/detect_platform.sh)
 PLATFORM_NOTE := $(if $(filter cpu,$(HIP_PLATFORM)),no GPU found (or no ROCm/CUDA toolkit): using the CPU executor; set HIP_PLATFORM=amd|nvidia to choose)
 endif
 $(if $(filter amd nvidia cpu,$(HIP_PLATFORM)),,$(error HIP_PLATFORM must be amd, nvidia or cpu, not '$(HIP_PLATFORM)'))
@@ -99,7 +99,11 @@ CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra $(SAN_FLAGS)
 LDLIBS := -lm
 HIPCCFLAGS := -O3 -std=c++17 --offload-arch=$(GPU_ARCH) -DHIP_WAVE_SIZE=$(AMD_WAVE)
 NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -Xcompiler -Wall
-EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu -Icommon
+# common/'s folders on the include path (common/include_dirs: the one list, the scripts read it too)
+COMMON_INCLUDES := $(addprefix -I,$(file < common/include_dirs))
+# Each object's own header dependencies (-MMD -MP, into OBJECT.d beside it; read at the end)
+DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu $(COMMON_INCLUDES)
 CPU_BUILD := build/cpu$(WAVE_SUFFIX)$(SAN_SUFFIX)
 TRACE_BUILD := build/trace$(WAVE_SUFFIX)
 ifeq ($(HIP_PLATFORM)$(TRACE),cpu)
@@ -120,32 +124,31 @@ EXECUTOR := $(BUILD)/executor.o
 PLATFORM_TOOLS := clang-tools
 else ifeq ($(HIP_PLATFORM),amd)
 BUILD := build/amd-$(GPU_ARCH)
-HIP_COMPILE = HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) -Icommon
+HIP_COMPILE = HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $(COMMON_INCLUDES)
 HIP_LINK = HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS)
 PLATFORM_TOOLS := hip-tools no-sanitizer
 else
 BUILD := build/nvidia
-HIP_COMPILE = $(NVCC) $(NVCCFLAGS) -x cu -Icommon/nvidia -Icommon
+HIP_COMPILE = $(NVCC) $(NVCCFLAGS) -x cu -Icommon/gpu/nvidia $(COMMON_INCLUDES)
 HIP_LINK = $(NVCC) $(NVCCFLAGS)
 PLATFORM_TOOLS := nvcc-tool no-sanitizer
 endif
 
 # ---- One rule for every chapter, on every platform --------------------------
 # A chapter is chapters/NN-name/train.c or train.hip compiled for the platform, linked with its
-# harness and the host library (common/*.c: the linker takes what it needs), all under BUILD.
+# harness and the host library (common/**/*.c: the linker takes what it needs), all under BUILD.
 # Unless named here, a chapter is a GPU chapter of the linear model: the linear harness, with
 # chapter 00's training step for --check; ITERS iterations at LR.
-HEADERS := $(wildcard common/*.h common/cpu/*.h common/cpu/hip/*.h common/nvidia/hip/*.h)
 HOST_LIB := $(BUILD)/libhost.a
-GPU_RUNTIME = $(BUILD)/common/gpu_runtime.o $(EXECUTOR)
+GPU_RUNTIME = $(BUILD)/common/gpu/gpu_runtime.o $(EXECUTOR)
 HARNESS = $(BUILD)/common/gpu_trainer.o $(GPU_RUNTIME) $(BUILD)/reference_step.o
 HARNESS_00-cpu-reference := # plain C on every platform, linked by the C compiler
 LINK_00-cpu-reference = $(CC) $(CFLAGS)
-HARNESS_09-hidden-layer = $(BUILD)/common/mlp_trainer.o $(GPU_RUNTIME) # the MLP extension: epochs, its own LR
+HARNESS_09-hidden-layer = $(BUILD)/common/mlp/mlp_trainer.o $(GPU_RUNTIME) # the MLP extension: epochs, its own LR
 RUN_ARGS_09-hidden-layer = $(or $(EPOCHS),$(if $(ON_EXECUTOR),2,10)) $(LR)
 PROFILE_ARGS_09-hidden-layer := --train-limit 1000 # make profile-9: a traced epoch of 60,000 images takes minutes
 harness = $(if $(filter undefined,$(origin HARNESS_$(1))),$(HARNESS),$(HARNESS_$(1)))
-# chapters the tests and make tune derive from others (common/derive_chapter.sh), built alike
+# chapters the tests and make tune derive from others (common/scripts/derive_chapter.sh), built alike
 DERIVED := 01-wrong-gradient 08-missing-barrier broken_kernel $(filter 08-tune-%,$(notdir $(MAKECMDGOALS)))
 
 $(addprefix $(BUILD)/,$(CHAPTERS) $(DERIVED)): $(BUILD)/%: $(BUILD)/chapters/%/train.o $$(call harness,$$*) $(HOST_LIB) | $(PLATFORM_TOOLS)
@@ -153,28 +156,30 @@ $(addprefix $(BUILD)/,$(CHAPTERS) $(DERIVED)): $(BUILD)/%: $(BUILD)/chapters/%/t
 REFERENCES := $(patsubst chapters/%/reference.c,$(BUILD)/%-reference,$(wildcard chapters/*/reference.c))
 $(REFERENCES): $(BUILD)/%-reference: $(BUILD)/chapters/%/reference.o $(HOST_LIB) # a chapter's own CPU reference (09's)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
-$(BUILD)/%.o: %.hip $(HEADERS) | $(PLATFORM_TOOLS)
+$(BUILD)/%.o: %.hip | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(if $(filter chapters/%,$<),$(INSTRUMENT)) -c $< -o $@
-$(BUILD)/%.o: %.c $(HEADERS)
+	$(HIP_COMPILE) $(DEPFLAGS) $(if $(filter chapters/%,$<),$(INSTRUMENT)) -c $< -o $@
+$(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -c $< -o $@
-$(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c) common/cpu/model/model.c)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -c $< -o $@
+$(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c common/*/*.c) common/cpu/model/model.c)
 	$(AR) rcs $@ $^
-$(BUILD)/reference_step.o: chapters/00-cpu-reference/train.c $(HEADERS) # without its main, for --check
+$(BUILD)/reference_step.o: chapters/00-cpu-reference/train.c # without its main, for --check
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -DCPU_REFERENCE_STEP_ONLY -Icommon -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -DCPU_REFERENCE_STEP_ONLY $(COMMON_INCLUDES) -c $< -o $@
 GENERATED := build/generated/chapters
-$(DERIVED:%=$(GENERATED)/%/train.hip): $(GENERATED)/%/train.hip: common/derive_chapter.sh $(wildcard chapters/*/train.hip) tests/broken_kernel.hip
-	bash common/derive_chapter.sh $* $@
-$(BUILD)/chapters/%.o: $(GENERATED)/%.hip $(HEADERS) | $(PLATFORM_TOOLS)
+$(DERIVED:%=$(GENERATED)/%/train.hip): $(GENERATED)/%/train.hip: common/scripts/derive_chapter.sh $(wildcard chapters/*/train.hip) tests/broken_kernel.hip
+	bash common/scripts/derive_chapter.sh $* $@
+$(BUILD)/chapters/%.o: $(GENERATED)/%.hip | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(INSTRUMENT) -c $< -o $@
-$(BUILD)/executor.o: common/cpu/hipcpu.cpp $(if $(TRACE),$(wildcard common/cpu/trace*.cpp)) $(wildcard common/cpu/fiber_$(shell uname -m).S) $(HEADERS)
+	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@
+EXECUTOR_PARTS = $(foreach file,$(filter %.cpp,$^),$(@D)/executor-$(notdir $(file:.cpp=.o)))
+$(BUILD)/executor.o: common/cpu/hipcpu.cpp $(if $(TRACE),$(wildcard common/cpu/trace/trace*.cpp)) $(wildcard common/cpu/fiber_$(shell uname -m).S)
 	@mkdir -p $(@D)
-	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -c $(file) -o $(@D)/$(notdir $(file:.cpp=.o)) &&) true
+	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -MMD -MP -MF $@.$(notdir $(file)).d -MT $@ -c $(file) \
+	  -o $(@D)/executor-$(notdir $(file:.cpp=.o)) &&) true
 	$(foreach file,$(filter %.S,$^),$(CC) $(SAN_FLAGS) -c $(file) -o $(@D)/fiber.o)
-	ld -r $(patsubst common/cpu/%.cpp,$(@D)/%.o,$(filter %.cpp,$^)) $(if $(filter %.S,$^),$(@D)/fiber.o) -o $@
+	ld -r $(EXECUTOR_PARTS) $(if $(filter %.S,$^),$(@D)/fiber.o) -o $@
 
 # The time model's program (common/cpu/model/): host C, the same on every platform
 TIMEMODEL := build/tools/timemodel
@@ -182,13 +187,13 @@ $(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/m
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 
-# The Debian packages each kind of target needs (common/require.sh installs them as root); a target asks
+# The Debian packages each kind of target needs (common/scripts/require.sh installs them as root); a target asks
 # only for the groups it uses: make profile-N clang's (the trace build) and hipcc's (the model), not the tests'
 hip-tools: PACKAGES = hipcc libamdhip64-dev rocm-device-libs
 clang-tools: PACKAGES = clang libclang-rt-dev# the trace build, make fuzz's fuzzer: clang and its sanitizer runtimes
 test-tools: PACKAGES = bats libcmocka-dev tmux shellcheck# make test: the bats files, the cmocka programs, the viewer's test, the scripts' lint
 plot-tools: PACKAGES = gnuplot-nox
-hip-tools clang-tools test-tools plot-tools: ; @common/require.sh $(PACKAGES)
+hip-tools clang-tools test-tools plot-tools: ; @common/scripts/require.sh $(PACKAGES)
 nvcc-tool:
 	@[ -n "$(NVCC)" ] || { echo "nvcc not found: install the CUDA toolkit or set NVCC=" >&2; exit 1; }
 no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
@@ -235,13 +240,13 @@ diff-%: ## what chapter N changed against chapter N-1 (9: a note; it is an exten
 	  || { status=$$?; [ $$status -eq 1 ] || [ $$status -eq 141 ]; },echo "chapter $(CHAPTER) has no chapter before it" >&2; exit 2))
 
 resources: hip-tools ## gfx906 registers, LDS, spills, occupancy per kernel, from the compiler (no GPU needed)
-	@HIPCC="$(HIPCC)" bash common/resources.sh $(RESOURCE_TSV) $(GPU_CHAPTERS)
+	@HIPCC="$(HIPCC)" bash common/scripts/resources.sh $(RESOURCE_TSV) $(GPU_CHAPTERS)
 isa-%: ## chapter N's GPU_ARCH assembly in ISA_DIR, names demangled, each source line before its instructions
 	@$(no_chapter)
 	@$(if $(filter 00-%,$(CHAPTER)),echo "isa-$*: chapter $(CHAPTER) has no GPU code: it is plain C on the host (chapters/$(CHAPTER)/train.c)$(comma) \
 	  so there is no GPU assembly to show; make isa-1 shows the first GPU chapter's" >&2; exit 2)
 	@$(MAKE) --no-print-directory hip-tools
-	@HIPCC="$(HIPCC)" bash common/isa.sh $(CHAPTER) $(ISA_DIR)/$(CHAPTER).$(GPU_ARCH).s $(GPU_ARCH) $(HIPCCFLAGS)
+	@HIPCC="$(HIPCC)" bash common/scripts/isa.sh $(CHAPTER) $(ISA_DIR)/$(CHAPTER).$(GPU_ARCH).s $(GPU_ARCH) $(HIPCCFLAGS)
 
 # The executor's trace build (common/cpu/README.md); profile-N: one full-MNIST iteration unless ARGS says otherwise.
 # Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
@@ -251,7 +256,7 @@ profile-%: ## chapter N's memory traffic and modelled time per kernel, counted o
 	@$(FETCH_DATASET)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMEMODEL)
 	-@$(MAKE) --no-print-directory hip-tools
-	@bash common/cpu/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
+	@bash common/cpu/trace/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
 racecheck-%: ## chapter N's kernels checked on the executor for races and uninitialised shared-memory reads
 	@$(TRACED_CHAPTER)
 	@$(FETCH_DATASET)
@@ -267,10 +272,10 @@ profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its c
 	@$(if $(wildcard $(FILE)),,echo "make profile: FILE=$(FILE): no such file" >&2; exit 2)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
 	-@$(MAKE) --no-print-directory hip-tools
-	@PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
-$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(HEADERS) | clang-tools
+	@PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/trace/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) | clang-tools
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
+	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 validate-model: $(TIMEMODEL) ## the time model against published times of outside kernels (common/cpu/model/validation/)
 	-@$(MAKE) --no-print-directory hip-tools
@@ -324,23 +329,23 @@ tune: dataset ## time chapter 08's tunable sizes, print the best (on the executo
 
 # ---- Tests ------------------------------------------------------------------
 TEST_BUILD := build/tests$(SAN_SUFFIX)
-$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) | test-tools # the host code's tests (cmocka)
+$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@
 COMPARE_TOOLS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/compare_*.c))
-$(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) $(HEADERS) # the checks' tools (make tune's too): no cmocka
+$(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) # the checks' tools (make tune's too): no cmocka
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools $(PLATFORM_TOOLS) # the executor's (and trace build's)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(INSTRUMENT) -c $< -o $@.o
+	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) -lcmocka $(LDLIBS) -o $@
 
 # libFuzzer on the loaders, always with ASan and UBSan (tests/fuzz.sh: its work folders)
 FUZZER := build/tests/fuzz_loader
-$(FUZZER): tests/fuzz_loader.c common/idx.c common/mnist.c common/errors.c $(HEADERS) | clang-tools
+$(FUZZER): tests/fuzz_loader.c common/host/idx.c common/host/mnist.c common/host/errors.c | clang-tools
 	@mkdir -p $(@D)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icommon $(filter %.c,$^) -o $@
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(DEPFLAGS) $(COMMON_INCLUDES) $(filter %.c,$^) -o $@
 fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict line, the log in FUZZ_LOG
 	@bash tests/fuzz.sh $(FUZZER) '$(FUZZ_SECONDS)' $(FUZZ_LOG) build/fuzz_crashes build/fuzz_work tests/fuzz_corpus
 
@@ -357,3 +362,6 @@ test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passe
 	@TEST_BUILD=$(TEST_BUILD) CPU_BUILD=$(CPU_BUILD) SANITIZE=$(SANITIZE) NVCC=$(NVCC) DATASET_DIR=$(DATASET_DIR) \
 	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) GPU_BUILD=$(if $(ON_EXECUTOR),,$(BUILD)) \
 	  FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) BROKEN_KERNEL_BINARY=build/cpu-san/broken_kernel bash tests/run.sh
+
+# The header dependencies the compilers wrote (DEPFLAGS); none before the first build.
+-include $(shell find build -name '*.d' -type f 2>/dev/null)

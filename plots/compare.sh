@@ -68,7 +68,7 @@ case $iters in '' | *[!0-9]* | 0) die "ITERS must be a positive integer, got '$i
 case $repeats in '' | *[!0-9]* | 0) die "REPEATS must be a positive integer, got '$repeats'" ;; esac
 case $limit in *[!0-9]*) die "COMPARE_LIMIT must be a positive integer, got '$limit'" ;; esac
 case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
-command -v gnuplot >/dev/null || die "gnuplot is not installed (common/require.sh gnuplot-nox)"
+command -v gnuplot >/dev/null || die "gnuplot is not installed (common/scripts/require.sh gnuplot-nox)"
 for chapter in "$@"; do
     [ -x "$build/$chapter" ] || die "$build/$chapter is not built (make $build/$chapter)"
 done
@@ -178,8 +178,8 @@ gpu_row=$(awk -F '\t' 'NR > 1 && $1 !~ /^00-/ { print; exit }' "$work/compare.ts
 IFS=$'\t' read -r _ _ device images run_iters _ <<<"$gpu_row"
 date=$(awk -F '\t' 'NR == 2 { print $16 }' "$work/compare.tsv")
 
-# The trainers time every iteration but the first TIMING_WARMUP (common/timing.h).
-warmup=$(awk '$1 == "#define" && $2 == "TIMING_WARMUP" { print $3 }' "$here/../common/timing.h" 2>/dev/null || true)
+# The trainers time every iteration but the first TIMING_WARMUP (common/host/timing.h).
+warmup=$(awk '$1 == "#define" && $2 == "TIMING_WARMUP" { print $3 }' "$here/../common/host/timing.h" 2>/dev/null || true)
 timed=
 if [ -n "$warmup" ] && [ "$run_iters" -gt "$warmup" ]; then
     timed=" (iterations $((warmup + 1))-$run_iters timed)"
@@ -248,7 +248,7 @@ if [ -n "$profiles" ]; then
     echo "compare: modelling ${gpu_chapters[*]} (traced on ${slices:-$images} images${slices:+, extended to $images})"
     # shellcheck disable=SC2016 # the inner sh expands its own arguments
     printf '%s\n' "${gpu_chapters[@]}" | env "${slice_env[@]}" xargs -P 2 -I{} sh -c \
-        'bash "$1/../common/cpu/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
+        'bash "$1/../common/cpu/trace/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
         sh "$here" "$trace_build" "$profiles/$images" "$dataset" "${limit:+--train-limit $limit}" "$work" ||
         die "a chapter's profile failed (its output is above)"
     printf 'chapter\tmodel_gfx906_ms\tmodel_h100_ms\tfloor_gfx906_ms\tfloor_h100_ms\tbound_gfx906\tbound_h100\timages\tslices\tdate\n' \

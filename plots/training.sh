@@ -50,7 +50,7 @@ done
 [ -x "$build/$chapter" ] || die "$build/$chapter is not built (make $build/$chapter)"
 case $iters in '' | *[!0-9]* | 0) die "PLOT_ITERS must be a positive integer, got '$iters'" ;; esac
 case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
-command -v gnuplot >/dev/null || die "gnuplot is not installed (common/require.sh gnuplot-nox)"
+command -v gnuplot >/dev/null || die "gnuplot is not installed (common/scripts/require.sh gnuplot-nox)"
 mkdir -p "$work" "$out_dir"
 
 csv=$work/training.csv bench=$work/training.tsv predictions=$work/predictions.tsv

@@ -48,7 +48,7 @@ expected=$((10 * 785 * 4))
 size=$(stat -c %s "$weights")
 [ "$size" -eq "$expected" ] ||
     die "$weights has $size bytes, not $expected: a --weights-out file of the linear model (chapters 00-08) is 10 x 785 float32"
-command -v gnuplot >/dev/null || die "gnuplot is not installed (common/require.sh gnuplot-nox)"
+command -v gnuplot >/dev/null || die "gnuplot is not installed (common/scripts/require.sh gnuplot-nox)"
 
 if [ -z "$work" ]; then
     work=$(mktemp -d "${TMPDIR:-/tmp}/weights.XXXXXX")

@@ -2,7 +2,7 @@
 # Hostile and broken inputs through the trainers, each with its exact message
 # and exit status: 1 for a bad dataset, 2 for a bad command line. Every case
 # runs chapter 00 and chapter 01 (the GPU harness on the CPU executor): both
-# load the data through common/session.c before any work starts.
+# load the data through common/session/session.c before any work starts.
 #
 # The datasets here are small copies made in a temporary folder (100 training
 # and 50 test images cut from dataset/), then broken one way each. The loader

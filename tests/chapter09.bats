@@ -195,6 +195,6 @@ expect_usage_error() { # BINARY MESSAGE ARGS...: status 2 and MESSAGE
 
 @test "mlp_trainer.hip, chapter 09's harness, compiles for sm_90 with nvcc" {
     [ -n "${NVCC:-}" ] || skip "nvcc not installed"
-    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/nvidia -Icommon -c common/mlp_trainer.hip \
+    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/mlp/mlp_trainer.hip \
         -o "$BATS_TEST_TMPDIR/mlp_trainer.o"
 }

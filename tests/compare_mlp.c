@@ -1,10 +1,10 @@
 /* Compares a chapter 09 run with its CPU reference's on the same images:
  *   compare_mlp HIDDEN REF.params REF.csv RUN.params RUN.csv [TOLERANCE]
  * The parameter files hold W1 (HIDDEN x 784), b1 (HIDDEN), W2 (10 x HIDDEN)
- * and b2 (10) as little-endian float32 (common/mlp_model.h). Passes (exit 0)
+ * and b2 (10) as little-endian float32 (common/mlp/mlp_model.h). Passes (exit 0)
  * when, for each of the four tensors, max|P_run - P_ref| / max|P_ref| is
  * within TOLERANCE (default CLI_CHECK_LIMIT, 1e-4: the measure of --check,
- * common/difference.h), when every epoch's training and test loss
+ * common/host/difference.h), when every epoch's training and test loss
  * agree within the same relative TOLERANCE, and nothing is NaN or infinite.
  * Prints every figure either way; exit 1 on a mismatch or a bad file, 2 on
  * bad arguments. */

@@ -2,7 +2,7 @@
  *   compare_runs REF.weights REF.csv RUN.weights RUN.csv [TOLERANCE]
  * Passes (exit 0) when max|W_run - W_ref| / max|W_ref| and, for every
  * iteration, |loss_run - loss_ref| / |loss_ref| are within TOLERANCE (default
- * CLI_CHECK_LIMIT, 1e-4: the measure of --check, common/difference.h), and
+ * CLI_CHECK_LIMIT, 1e-4: the measure of --check, common/host/difference.h), and
  * nothing is NaN or infinite. Prints both figures either way. */
 #include <math.h>
 #include <stdio.h>

@@ -24,12 +24,12 @@ load helpers
 @test "every GPU chapter compiles for sm_90 with nvcc" {
     [ -n "${NVCC:-}" ] || skip "nvcc not installed"
     for source in chapters/*/train.hip; do
-        "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/nvidia -Icommon -c "$source" \
+        "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c "$source" \
             -o "$BATS_TEST_TMPDIR/chapter.o"
     done
-    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/nvidia -Icommon -c common/gpu_trainer.hip \
+    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/gpu_trainer.hip \
         -o "$BATS_TEST_TMPDIR/trainer.o"
-    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/nvidia -Icommon -c common/gpu_runtime.hip \
+    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/gpu/gpu_runtime.hip \
         -o "$BATS_TEST_TMPDIR/runtime.o"
 }
 

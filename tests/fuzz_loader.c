@@ -1,7 +1,7 @@
 /* libFuzzer target for the IDX and MNIST checks.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Icommon tests/fuzz_loader.c \
- *         common/idx.c common/mnist.c common/errors.c -o build/tests/fuzz_loader
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Icommon/host tests/fuzz_loader.c \
+ *         common/host/idx.c common/host/mnist.c common/host/errors.c -o build/tests/fuzz_loader
  *   build/tests/fuzz_loader -max_total_time=60 tests/fuzz_corpus
  *
  * (Give it a scratch folder before the seed folder, e.g.

@@ -2,9 +2,12 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # output and status are bats' run's
 : "${CPU_BUILD:=build/cpu}" "${TEST_BUILD:=build/tests}" "${DATASET_DIR:=dataset}"
+# common/'s folders on the include path, as the Makefile puts them (common/include_dirs)
+# shellcheck disable=SC2034 # used by the bats files that load this one
+mapfile -t COMMON_INCLUDES < <(sed 's/^/-I/' "$(dirname "${BASH_SOURCE[0]}")/../common/include_dirs")
 REFERENCE="$CPU_BUILD/00-cpu-reference"
 
-# unwrap TEXT: TEXT with its wrapped messages joined again: common/errors.c
+# unwrap TEXT: TEXT with its wrapped messages joined again: common/host/errors.c
 # breaks a long error message at a space, which becomes a newline and two
 # spaces, so each "\n  " goes back to " " (a summary's "  key  value" lines
 # are joined too, which substring matches do not mind).
@@ -67,7 +70,7 @@ chapter_profile() {
     local binary out="$BATS_FILE_TMPDIR/profile-$1-$2"
     binary=$(chapter_binary "$1" build/trace)
     if [ ! -f "$out/$(basename "$binary").tsv" ]; then
-        bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
+        bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
             { cat "$out.txt"; return 1; }
     fi
     echo "$out/$(basename "$binary")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # make isa-N: a chapter's gfx906 assembly for reading, with kernel names
 # demangled and each source line of train.hip as a comment before its
-# instructions (common/isa.awk), and without hipcc's unused-linker-flag
+# instructions (common/scripts/isa.awk), and without hipcc's unused-linker-flag
 # warnings; make isa-0 explains that chapter 00 has no GPU code.
 
 load helpers
@@ -60,7 +60,7 @@ isa_file() { echo "$ISA_OUT/01-naive-gemm.gfx906.s"; }
     flags=$(sed -n '1s/^; make isa-1: .* (hipcc \(.*\)); each source line .*/\1/p' "$(isa_file)")
     echo "flags: $flags"
     [[ "$flags" == *"--offload-arch=gfx906"* ]]
-    HIP_PLATFORM=amd hipcc $flags -Wno-unused-command-line-argument -Icommon --cuda-device-only -S \
+    HIP_PLATFORM=amd hipcc $flags -Wno-unused-command-line-argument "${COMMON_INCLUDES[@]}" --cuda-device-only -S \
         "$SOURCE" -o "$BATS_TEST_TMPDIR/plain.s"
     instructions() { grep $'^\t[a-z]' "$1" | sed 's/[[:space:]]*;.*//'; }
     instructions "$BATS_TEST_TMPDIR/plain.s" | c++filt >"$BATS_TEST_TMPDIR/plain.txt"

@@ -241,7 +241,7 @@ EOF
         STANDALONE_SOURCE=common/cpu/model/validation/harris_transpose.hip
     MODEL_DEVICES=common/cpu/model/validation/devices.tsv PROFILE_STANDALONE=1 \
         PROFILE_SOURCE=common/cpu/model/validation/harris_transpose.hip \
-        bash common/cpu/profile.sh build/trace/standalone/harris_transpose "$out" - >"$out.txt" 2>&1 || { cat "$out.txt"; return 1; }
+        bash common/cpu/trace/profile.sh build/trace/standalone/harris_transpose "$out" - >"$out.txt" 2>&1 || { cat "$out.txt"; return 1; }
     # Every kept counter column, kernel by kernel, against today's.
     awk -F'\t' 'FNR == 1 { file++; for (i = 1; i <= NF; i++) col[file, $i] = i; if (file == 1) { n = NF; for (i = 1; i <= NF; i++) name[i] = $i }; next }
         file == 1 { for (i = 2; i <= n; i++) kept[$1, name[i]] = $i; next }

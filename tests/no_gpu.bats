@@ -4,7 +4,7 @@
 # visible and how to use the CPU executor, with status 1, instead of the
 # runtime's "hipErrorInvalidDevice" or "CUDA driver version is insufficient
 # for CUDA runtime version". Both harnesses (chapter 01's and chapter 09's)
-# open the device through common/gpu_runtime.h. Skipped where the compiler is
+# open the device through common/gpu/gpu_runtime.h. Skipped where the compiler is
 # missing or the GPU is there. From a clean build/, the two builds took 12 s
 # (AMD) and a few seconds (NVIDIA) on the 2-core development machine.
 # HIP_PLATFORM in the environment, on a fresh clone, reaches chapter-N's
@@ -91,7 +91,7 @@ expect_no_gpu() {
     printf '#!/bin/sh\nexit 0\n' >"$stubs/nvcc"
     chmod +x "$stubs"/*
     cd "$clone"
-    PATH="$stubs:$PATH" run common/detect_platform.sh
+    PATH="$stubs:$PATH" run common/scripts/detect_platform.sh
     [ "$output" = nvidia ]
     PATH="$stubs:$PATH" HIP_PLATFORM=cpu run plain_make -n chapter-1 DATASET_DIR="$NO_GPU_DATA"
     echo "$output"

@@ -12,14 +12,14 @@ load helpers
 
 setup_file() {
     cd "$BATS_TEST_DIRNAME/.." || return 1
-    command -v gnuplot >/dev/null || common/require.sh gnuplot-nox >&2 || true
+    command -v gnuplot >/dev/null || common/scripts/require.sh gnuplot-nox >&2 || true
 }
 
 setup() {
     cd "$BATS_TEST_DIRNAME/.." || return 1
     # The README's chapter table needs only sh and awk.
     [[ $BATS_TEST_DESCRIPTION == "readme table:"* ]] && return 0
-    command -v gnuplot >/dev/null || skip "gnuplot is not installed: common/require.sh gnuplot-nox"
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed: common/scripts/require.sh gnuplot-nox"
 }
 
 # check_png FILE WIDTH HEIGHT: the 8-byte PNG signature, then an IHDR chunk
@@ -39,7 +39,7 @@ check_png() {
     [ "$size" = "$width $height" ] || { echo "$file: $size, expected $width $height"; return 1; }
 }
 
-# The bench TSV header every trainer writes (common/report.c).
+# The bench TSV header every trainer writes (common/host/report.c).
 BENCH_HEADER=$'chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\ttrain_accuracy\ttest_accuracy\tfinal_loss\tdate'
 
 sample_compare_tsv() { # FILE: what plots/compare.sh writes, for four chapters
@@ -500,7 +500,7 @@ tracked_state() {
         "00-cpu-reference 1000 2 01-naive-gemm 1000 2 " ]
     # make resources writes its table under build/ too (plot-resources runs it when the table is stale)
     run make --no-print-directory -n resources HIP_PLATFORM=cpu
-    [[ "$output" == *"common/resources.sh build/resources/resources.tsv "* ]]
+    [[ "$output" == *"common/scripts/resources.sh build/resources/resources.tsv "* ]]
     [[ "$output" != *"plots/resources.tsv"* ]]
 }
 

@@ -121,7 +121,7 @@ counter() {
 }
 
 # required_packages ARG...: the Debian packages `make -n ARG...` would ask
-# common/require.sh for (make -n runs the sub-makes, which print theirs).
+# common/scripts/require.sh for (make -n runs the sub-makes, which print theirs).
 required_packages() {
     plain_make -n HIP_PLATFORM=cpu "$@" | sed -n 's|^common/require\.sh ||p' | tr ' ' '\n' | sort -u | tr '\n' ' '
 }
@@ -154,7 +154,7 @@ required_packages() {
     local binary out="$BATS_TEST_TMPDIR/profile" started elapsed
     binary=$(chapter_binary 01 build/trace)
     started=$(date +%s)
-    run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
     elapsed=$(($(date +%s) - started))
     echo "$output"
     [ "$status" -eq 0 ]
@@ -162,7 +162,7 @@ required_packages() {
     echo "said ${BASH_REMATCH[1]} s, took $elapsed s"
     [ "${BASH_REMATCH[1]}" -le "$elapsed" ]
     [[ "$output" != *minute* ]]
-    PROFILE_SLICES="50 100" run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 300
+    PROFILE_SLICES="50 100" run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 300
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "01-naive-gemm: what the CPU executor saw in 1 iteration on 300 images (extended from 50 and 100 images) (wave 64; "*" s)" ]]
@@ -176,10 +176,10 @@ listing() { (cd "$1" && ls -A && find . -type f -exec md5sum {} + | sort); }
 @test "profile: a failed run leaves the last good set as it was; a run without the model leaves none of an older model's files" {
     local binary out="$BATS_TEST_TMPDIR/profile"
     binary=$(chapter_binary 01 build/trace)
-    run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     listing "$out" >"$BATS_TEST_TMPDIR/before"
-    run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit abc
+    run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit abc
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"--train-limit must be an integer in 1..2147483647, got 'abc'"* ]]
@@ -187,7 +187,7 @@ listing() { (cd "$1" && ls -A && find . -type f -exec md5sum {} + | sort); }
     diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
     # Without hipcc the counts come alone: the set is the five files of such a
     # run, not those beside the .mix, .waits and .source of the run before.
-    HIPCC=no-such-hipcc run bash common/cpu/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    HIPCC=no-such-hipcc run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"no model: it reads the gfx906 assembly, and no-such-hipcc is not installed"* ]]

@@ -7,7 +7,7 @@
 
 setup() {
     cd "$BATS_TEST_DIRNAME/.." || return 1
-    command -v shellcheck >/dev/null || skip "shellcheck is not installed: common/require.sh shellcheck"
+    command -v shellcheck >/dev/null || skip "shellcheck is not installed: common/scripts/require.sh shellcheck"
 }
 
 # The scripts: tracked ones from git, or every one in the tree outside build/.

@@ -1,12 +1,12 @@
-/* Tests of the IDX and MNIST loaders (common/idx.c, common/mnist.c).
+/* Tests of the IDX and MNIST loaders (common/host/idx.c, common/host/mnist.c).
  *
  * Every test writes the IDX files it needs into a fresh temporary folder
  * (mkdtemp) and removes it afterwards; nothing here depends on committed
  * data. The last test loads the real dataset when `dataset/` holds it (run
  * from the repository root), and is skipped otherwise.
  *
- *   cc -std=c11 -Wall -Wextra -O2 -Icommon tests/test_loader.c common/idx.c \
- *      common/mnist.c common/errors.c -lcmocka -o build/tests/test_loader
+ *   cc -std=c11 -Wall -Wextra -O2 -Icommon/host tests/test_loader.c common/host/idx.c \
+ *      common/host/mnist.c common/host/errors.c -lcmocka -o build/tests/test_loader
  *   CMOCKA_MESSAGE_OUTPUT=TAP build/tests/test_loader
  */
 #define _XOPEN_SOURCE 700

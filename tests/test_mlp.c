@@ -1,5 +1,5 @@
-/* Unit tests of chapter 09's model and CPU reference (common/mlp_model.c,
- * common/mlp_reference.c), the oracle its kernels are checked against: the
+/* Unit tests of chapter 09's model and CPU reference (common/mlp/mlp_model.c,
+ * common/mlp/mlp_reference.c), the oracle its kernels are checked against: the
  * initial parameters, the shuffle, the gradient against central finite
  * differences of an independent loss (double precision, a tiny problem), the
  * SGD step, and the softmax with very large scores. */

@@ -153,7 +153,7 @@ static void timing_statistics_leave_out_the_warmup(void **state)
     assert_float_equal(t.median_ms, 3, 1e-12);
 }
 
-/* The one measure of every check (common/difference.h), worked by hand. */
+/* The one measure of every check (common/host/difference.h), worked by hand. */
 static void difference_is_relative_to_the_largest_reference_value(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* Tests of the CPU executor's trace build (common/cpu/trace*.cpp): the
+/* Tests of the CPU executor's trace build (common/cpu/trace/trace*.cpp): the
  * counters of HIPCPU_PROFILE (global requests, bytes, 64-byte segments,
  * 32-byte sectors, distinct segments per block and barrier phase, uniform
  * loads, unique bytes, LDS requests and bank cycles, barriers,

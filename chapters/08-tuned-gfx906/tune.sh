@@ -6,7 +6,7 @@
 #
 # For each set: build chapter 08 with BLOCKS_PER_CU, FWD_UNROLL, GRAD_UNROLL
 # [and TILE_IMAGES] defined, as the chapter 08-tune-cuB-fF-gG-tT of
-# common/derive_chapter.sh (through the Makefile's one chapter rule, so its
+# common/scripts/derive_chapter.sh (through the Makefile's one chapter rule, so its
 # objects are BUILD's own), check it against chapter 00 (5
 # iterations on 1,037 images, as tests/chapters.bats does), then time it with
 # --bench-out. A set that fails to build or to match is reported and skipped.
@@ -18,10 +18,10 @@ TUNE_DIR=build/tune/$(basename "$BUILD")
 : "${DATASET_DIR:=dataset}" "${TUNE_ITERS:=50}" "${TUNE_LIMIT:=}" "${TUNE_SETS:=}" "${MAKE:=make}"
 
 # The trainers leave the first TIMING_WARMUP iterations out of their timing
-# (common/timing.h), or none when a run has no more than that. The median and
+# (common/host/timing.h), or none when a run has no more than that. The median and
 # the minimum need at least 3 timed iterations to differ.
-warmup=$(sed -n 's/^#define TIMING_WARMUP \([0-9][0-9]*\).*/\1/p' common/timing.h)
-[ -n "$warmup" ] || { echo "make tune: no '#define TIMING_WARMUP N' in common/timing.h" >&2; exit 1; }
+warmup=$(sed -n 's/^#define TIMING_WARMUP \([0-9][0-9]*\).*/\1/p' common/host/timing.h)
+[ -n "$warmup" ] || { echo "make tune: no '#define TIMING_WARMUP N' in common/host/timing.h" >&2; exit 1; }
 [[ "$TUNE_ITERS" =~ ^[1-9][0-9]{0,5}$ ]] ||
     { echo "make tune: TUNE_ITERS must be a whole number of iterations, 1 to 999999, got '$TUNE_ITERS'" >&2; exit 2; }
 if [ "$TUNE_ITERS" -gt "$warmup" ]; then timed=$((TUNE_ITERS - warmup)); else timed=$TUNE_ITERS; fi

@@ -1,5 +1,5 @@
-/* Chapter 09's CPU reference trainer: the MLP of common/mlp_model.h trained
- * by common/mlp_reference.c in plain C, one thread, with the same command
+/* Chapter 09's CPU reference trainer: the MLP of common/mlp/mlp_model.h trained
+ * by common/mlp/mlp_reference.c in plain C, one thread, with the same command
  * line, output and files as the chapter. The chapter check compares the
  * kernels' parameters with this program's. */
 #include <stdio.h>

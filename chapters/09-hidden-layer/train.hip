@@ -1,6 +1,6 @@
 /* Chapter 09 (extension): a hidden layer.
  *
- * A 784-H-10 MLP (common/mlp_model.h): ReLU hidden layer, softmax with
+ * A 784-H-10 MLP (common/mlp/mlp_model.h): ReLU hidden layer, softmax with
  * cross-entropy, mini-batch SGD. Per mini-batch of B images, four kernels:
  *   hidden_forward   a1 = max(X W1^T + b1, 0): a GEMM, B x H x 784, with LDS
  *                    tiles, ping-pong buffers and a 4 x 4 register tile per
@@ -23,7 +23,7 @@
  * lanes in output_layer, one per unit, read consecutive addresses; dz2 is
  * class-major ([10][B]), for output_gradient's lanes, one per image.
  * Everything else (data, shuffling, timing, reports) is the harness in
- * common/mlp_trainer.hip. */
+ * common/mlp/mlp_trainer.hip. */
 #include <hip/hip_runtime.h>
 
 #include "mlp_trainer.h"

@@ -38,7 +38,7 @@
 #define HIPCPU_TRACE 0
 #endif
 #if HIPCPU_TRACE
-#include "trace.h"
+#include "trace/trace.h"
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -5,7 +5,7 @@
 #
 # Inputs, in order: the trace build's per-site TSV (HIPCPU_PROFILE_SITES), its
 # per-line TSV (HIPCPU_PROFILE_LINES), the compiler's resources per kernel
-# (common/resources.awk's rows: the occupancy), then the assembly (hipcc -S
+# (common/scripts/resources.awk's rows: the occupancy), then the assembly (hipcc -S
 # -gline-tables-only, names demangled). Variables: mix and waits, the two TSVs
 # to write; lines_out, if set, a third: per kernel and source line, the
 # instructions it issued by pipe (the source view of make profile-N);

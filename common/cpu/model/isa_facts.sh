@@ -12,15 +12,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 source=$1 sites=$2 lines=$3 counters=$4 out=$5
 shift 5
 log=$out.remarks
+mapfile -t includes < <(sed 's/^/-I/' "$here/../../include_dirs") # common/'s folders (from the repository root)
 # shellcheck disable=SC2086 # HIPCC may carry options
-if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP_WAVE_SIZE=64 -Icommon "$@" \
+if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP_WAVE_SIZE=64 "${includes[@]}" "$@" \
     -gline-tables-only -Wno-unused-command-line-argument --cuda-device-only -S \
     -Rpass-analysis=kernel-resource-usage "$source" -o "$out.gfx906.s" >"$log" 2>&1; then
     grep -v 'remark:' "$log" >&2 || true
     echo "isa_facts: hipcc could not compile $source for gfx906 (its messages are above)" >&2
     exit 1
 fi
-c++filt <"$log" | awk -v chapter=- -f "$here/../../resources.awk" >"$out.resources.tsv"
+c++filt <"$log" | awk -v chapter=- -f "$here/../../scripts/resources.awk" >"$out.resources.tsv"
 c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \
     -v counters="$counters" \
     -f "$here/isa_facts.awk" \

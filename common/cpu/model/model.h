@@ -1,7 +1,7 @@
 /* The time model: what a kernel's counted work would cost on a real GPU.
  *
  * One pure function, model_kernel(): the executor's counters for a kernel
- * (common/cpu/trace.h), the facts of its compiled code (instructions a wave
+ * (common/cpu/trace/trace.h), the facts of its compiled code (instructions a wave
  * issues per pipe, its waits on memory, its occupancy: isa_facts.awk) and one
  * device's figures (devices.tsv, each with its public source) in; a table of
  * terms out, in milliseconds, with the one that binds. common/cpu/model/README.md

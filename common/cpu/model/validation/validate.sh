@@ -41,7 +41,7 @@ for file in $programs; do
         (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 "build/trace/standalone/$name" \
             STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
         (cd "$root" && MODEL_DEVICES="$devices" PROFILE_STANDALONE=1 PROFILE_SOURCE="common/cpu/model/validation/$file" \
-            bash common/cpu/profile.sh "build/trace/standalone/$name" "$out" -) >"$out/$name.txt" 2>&1 ||
+            bash common/cpu/trace/profile.sh "build/trace/standalone/$name" "$out" -) >"$out/$name.txt" 2>&1 ||
             { cat "$out/$name.txt" >&2; echo "validate: the profile of $file failed" >&2; exit 1; }
         mkdir -p "$counts"
         # The counts the model reads, without the model's own columns: small, and kept.

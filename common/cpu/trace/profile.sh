@@ -2,7 +2,7 @@
 # make profile-N: runs a chapter's trace build for one iteration (chapter 09:
 # one epoch) with the executor's counters on, then the time model over them
 # (common/cpu/model/), and prints what it saw and what it would cost, per
-# kernel (common/cpu/profile.awk). Writes, in OUTDIR:
+# kernel (common/cpu/trace/profile.awk). Writes, in OUTDIR:
 #   NN-name.tsv         one row per kernel: the counters, the model's terms and times
 #   NN-name.sites.tsv   one row per call site (file:line) and memory space
 #   NN-name.lines.tsv   how often a wave ran each source line, per kernel
@@ -22,7 +22,7 @@
 # TIMEMODEL: the model's program (default: build/tools/timemodel).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 binary=$1 outdir=$2 dataset=$3
 shift 3
 chapter=$(basename "$binary")
@@ -99,7 +99,7 @@ if [ -n "${PROFILE_SLICES:-}" ]; then
     mkdir -p "$work/run"
     for table in raw.tsv isa.mix.tsv isa.waits.tsv isa.lines.tsv sites.tsv lines.tsv; do
         [ -f "$work/a/$table" ] || continue
-        awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$target" -f "$here/model/extrapolate.awk" \
+        awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$target" -f "$here/../model/extrapolate.awk" \
             "$work/a/$table" "$work/b/$table" >"$work/run/$table"
     done
     { echo "counts extended in a straight line from traced runs on $n1 and $n2 images to $target:"; cat "$work/b/log"; } \

@@ -1,4 +1,4 @@
-# The tables of `make profile-N` (called by common/cpu/profile.sh).
+# The tables of `make profile-N` (called by common/cpu/trace/profile.sh).
 # Inputs, in order: the time model's rows (common/cpu/model/timemodel: one per
 # kernel and device; empty when there is no model, with `note` saying why),
 # then the executor's counters. Variables: chapter, images, wave, out (the TSV

@@ -1,5 +1,5 @@
 /* How far a run is from its reference: the one measure behind every check
- * against a reference (--check in common/session.c, tests/compare_runs.c,
+ * against a reference (--check in common/session/session.c, tests/compare_runs.c,
  * tests/compare_mlp.c), passed when it is at most CLI_CHECK_LIMIT (cli.h),
  * and the reader of the float32 files those checks compare. */
 #ifndef DIFFERENCE_H

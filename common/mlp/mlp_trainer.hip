@@ -20,7 +20,7 @@ enum { TRAIN_LOSS, TEST_LOSS, RECORDS };
 
 /* --check: the first `steps` mini-batch steps of epoch 1, as the kernels took
  * them (`run_params`, the parameters after them, and `run_loss`, each step's
- * mean loss) against chapter 09's CPU reference (common/mlp_reference.c)
+ * mean loss) against chapter 09's CPU reference (common/mlp/mlp_reference.c)
  * taking the same steps on the host. Returns 0 when they match. */
 static int check_first_steps(const mlp_session *s, const float *run_params,
                              const float *run_loss, int steps)

@@ -7,10 +7,10 @@
 #                          whose messages name tests/broken_kernel.hip and its lines)
 #   08-tune-cuB-fF-gG-tT   chapter 08 with BLOCKS_PER_CU=B FWD_UNROLL=F GRAD_UNROLL=G and,
 #                          unless T is 0, TILE_IMAGES=T (make tune's sets)
-# Usage: common/derive_chapter.sh NAME OUT. An edit whose text is no longer
+# Usage: common/scripts/derive_chapter.sh NAME OUT. An edit whose text is no longer
 # in the chapter fails, naming it, and leaves no OUT.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 name=$1 out=$2
 mkdir -p "$(dirname "$out")"
 edit() { # SOURCE PROGRAM...: OUT is SOURCE through PROGRAM, which must change it

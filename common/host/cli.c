@@ -154,7 +154,7 @@ static void check_output_path(const char *option, const char *path, int appends)
     }
     /* access(W_OK) says yes to root on every folder, even in /sys or on a
      * read-only file system. So do what the report will do at the end: create
-     * PATH.tmp.PID (common/report.c writes there, then renames it over PATH),
+     * PATH.tmp.PID (common/host/report.c writes there, then renames it over PATH),
      * and remove it again. */
     char probe[PATH_MAX + 32];
     int length = snprintf(probe, sizeof probe, "%s.tmp.%ld", path, (long)getpid());
