@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <hip/hip_runtime.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

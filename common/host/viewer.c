@@ -8,7 +8,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "model.h"
 
 static const char SHADES[] = " .:-=+*#%@"; /* dark to bright */
 
@@ -81,24 +80,6 @@ static void draw_verdict(FILE *out, const mnist_set *set, int index, int guess, 
     format_verdict(verdict, sizeof verdict, set, index, guess);
     fprintf(out, "%s%s%s%s\n", verdict, colour ? (right ? "\033[32m" : "\033[31m") : "",
             right ? "right" : "WRONG", colour ? "\033[0m" : "");
-}
-
-void viewer_draw(FILE *out, const mnist_set *set, const float *w, int index, int colour)
-{
-    digit_layout full = {1, 2};
-    draw_verdict(out, set, index, model_predict(w, set->images + (size_t)index * set->pixels),
-                 colour);
-    draw_digit(out, set, index, full);
-}
-
-static int linear_predict(const void *w, const uint8_t *image)
-{
-    return model_predict((const float *)w, image);
-}
-
-void viewer_run(const mnist_set *set, const float *w)
-{
-    viewer_run_model(set, linear_predict, w);
 }
 
 /* One page: the verdict, the digit just below it, a message line when there is
@@ -189,7 +170,7 @@ static int parse_command(char *line, int count, long *number)
     return UNKNOWN;
 }
 
-void viewer_run_model(const mnist_set *set, viewer_predict predict, const void *model)
+void viewer_run(const mnist_set *set, viewer_predict predict, const void *model)
 {
     if (!isatty(STDIN_FILENO)) {
         printf("--view: standard input is not a terminal; skipping the viewer\n");

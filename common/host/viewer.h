@@ -2,6 +2,7 @@
 #ifndef COMMON_VIEWER_H
 #define COMMON_VIEWER_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "mnist.h"
@@ -10,11 +11,10 @@
 extern "C" {
 #endif
 
-/* Draws image `index` of `set` with its truth and the prediction of w: the
- * verdict line, then the digit at full height, two characters per pixel. */
-void viewer_draw(FILE *out, const mnist_set *set, const float *w, int index, int colour);
+/* The predicted class of one image (28 x 28 bytes) under a model. */
+typedef int (*viewer_predict)(const void *model, const uint8_t *image);
 
-/* Interactive loop on the terminal: Enter or n(ext), p(revious), w (next
+/* Interactive loop on the terminal, the predictions predict(model, image): Enter or n(ext), p(revious), w (next
  * wrong), a number 1..count to jump, q(uit) (any prefix of the words, in any
  * case). Anything else gets a one-line hint and the same digit again.
  * Each page (the verdict line, the digit just below it, a message line when
@@ -24,12 +24,7 @@ void viewer_draw(FILE *out, const mnist_set *set, const float *w, int index, int
  * character per pixel. When standard output is a terminal the screen is
  * cleared before each page. Returns at once, with a note, when standard
  * input is not a terminal, so scripts never hang on it. */
-void viewer_run(const mnist_set *set, const float *w);
-
-/* viewer_run for any model: predict(model, image) is the predicted class.
- * (viewer_run is this with the linear model's prediction.) */
-typedef int (*viewer_predict)(const void *model, const uint8_t *image);
-void viewer_run_model(const mnist_set *set, viewer_predict predict, const void *model);
+void viewer_run(const mnist_set *set, viewer_predict predict, const void *model);
 
 #ifdef __cplusplus
 }

@@ -93,95 +93,75 @@ static int write_csv(const mlp_session *s, const char *path, char *err, size_t e
 }
 
 typedef struct {
-    const mlp_layout *layout;
+    const mlp_session *session;
     const float *params;
-    double *a1;
-} predictor;
+    double *a1; /* the hidden layer's activations, scratch for one image */
+} mlp_model_state;
 
 static int predict(const void *model, const uint8_t *image)
 {
-    const predictor *p = (const predictor *)model;
-    return mlp_predict(p->layout, p->params, image, p->a1, NULL, 0);
+    const mlp_model_state *m = (const mlp_model_state *)model;
+    return mlp_predict(&m->session->layout, m->params, image, m->a1, NULL, 0);
+}
+
+static int evaluate(const void *model, const session *b, report_result *r)
+{
+    const mlp_model_state *m = (const mlp_model_state *)model;
+    double test_loss;
+    if (mlp_evaluate(&m->session->layout, m->params, &b->data.train, &r->train_accuracy,
+                     &r->final_loss) != 0 ||
+        mlp_evaluate(&m->session->layout, m->params, &b->data.test, &r->test_accuracy,
+                     &test_loss) != 0)
+        return -1;
+    return 0;
+}
+
+static void summary(const void *model, const session *b, const report_result *r)
+{
+    const mlp_session *s = ((const mlp_model_state *)model)->session;
+    printf("summary (accuracy and loss computed on the host from the final parameters)\n");
+    printf("  train accuracy     %6.2f%% of %d images\n", 100.0 * r->train_accuracy,
+           b->run.train_images);
+    printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r->test_accuracy,
+           b->run.test_images);
+    printf("  final loss         %.6f (training cross-entropy)\n", r->final_loss);
+    printf("  ms per epoch       median %.3f  min %.3f  max %.3f\n", r->time.median_ms,
+           r->time.min_ms, r->time.max_ms);
+    printf("  timed epochs       %d, after %d warm-up\n", r->time.measured, r->time.warmup);
+    printf("  ms per mini-batch  %.4f (median epoch / %d mini-batches)\n",
+           r->time.median_ms / s->batches, s->batches);
+    printf("  training time      %.1f ms measured\n", r->time.total_ms);
+    printf("  upload             %.1f ms (not in the per-epoch time)\n", r->upload_ms);
+    printf("  test evaluation    %.1f ms in all (not in the per-epoch time)\n", s->evaluation_ms);
+    fflush(stdout);
+}
+
+static int write_model_csv(const void *model, const session *b, const char *path, char *err,
+                           size_t err_size)
+{
+    (void)b;
+    return write_csv(((const mlp_model_state *)model)->session, path, err, err_size);
 }
 
 int mlp_session_finish(mlp_session *s, const float *params)
 {
-    session *b = &s->base;
-    for (int e = 0; e < s->epochs; e++) {
-        if (!isfinite(b->loss[e])) {
-            error_report("the loss diverged in epoch %d (loss = %g)\n"
-                         "  with learning rate %g; try a smaller learning rate",
-                         e + 1, (double)b->loss[e], (double)b->opts.learning_rate);
-            return 1;
-        }
-    }
-    for (size_t j = 0; j < s->layout.count; j++) {
-        if (!isfinite(params[j])) {
-            error_report("the parameters are no longer finite after epoch %d\n"
-                         "  (learning rate %g); try a smaller learning rate",
-                         s->epochs, (double)b->opts.learning_rate);
-            return 1;
-        }
-    }
-
-    report_result r;
-    memset(&r, 0, sizeof r);
-    if (mlp_evaluate(&s->layout, params, &b->data.train, &r.train_accuracy, &r.final_loss) != 0 ||
-        mlp_evaluate(&s->layout, params, &b->data.test, &r.test_accuracy, &(double){0}) != 0)
-        fatal(1, "out of host memory for the evaluation");
-    timing_compute(b->iteration_ms, s->epochs, &r.time);
-    r.upload_ms = b->upload_ms;
-
-    printf("summary (accuracy and loss computed on the host from the final parameters)\n");
-    printf("  train accuracy     %6.2f%% of %d images\n", 100.0 * r.train_accuracy,
-           b->run.train_images);
-    printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r.test_accuracy,
-           b->run.test_images);
-    printf("  final loss         %.6f (training cross-entropy)\n", r.final_loss);
-    printf("  ms per epoch       median %.3f  min %.3f  max %.3f\n", r.time.median_ms,
-           r.time.min_ms, r.time.max_ms);
-    printf("  timed epochs       %d, after %d warm-up\n", r.time.measured, r.time.warmup);
-    printf("  ms per mini-batch  %.4f (median epoch / %d mini-batches)\n",
-           r.time.median_ms / s->batches, s->batches);
-    printf("  training time      %.1f ms measured\n", r.time.total_ms);
-    printf("  upload             %.1f ms (not in the per-epoch time)\n", r.upload_ms);
-    printf("  test evaluation    %.1f ms in all (not in the per-epoch time)\n", s->evaluation_ms);
-    fflush(stdout);
-
-    char err[ERROR_TEXT_SIZE];
-    int status = 0;
-    if (b->opts.csv_path && write_csv(s, b->opts.csv_path, err, sizeof err) != 0) {
-        error_report("%s", err);
-        status = 1;
-    }
-    if (b->opts.weights_path &&
-        report_write_weights(b->opts.weights_path, params, s->layout.count, err, sizeof err) != 0) {
-        error_report("%s", err);
-        status = 1;
-    }
-    /* The bench row's iterations are epochs, and its ms are per epoch. */
-    if (b->opts.bench_path &&
-        report_append_bench(b->opts.bench_path, &b->run, &r, err, sizeof err) != 0) {
-        error_report("%s", err);
-        status = 1;
-    }
     double *a1 = malloc((size_t)s->layout.hidden * sizeof *a1);
     if (!a1) fatal(1, "out of host memory for the predictions");
-    predictor model = {&s->layout, params, a1};
-    if (b->opts.predictions_path) {
-        const mnist_set *t = &b->data.test;
-        unsigned char *pred = malloc((size_t)t->count);
-        if (!pred) fatal(1, "out of host memory for the predictions");
-        for (int i = 0; i < t->count; i++)
-            pred[i] = (unsigned char)predict(&model, t->images + (size_t)i * t->pixels);
-        if (report_write_predictions(b->opts.predictions_path, t->labels, pred, t->images,
-                                     t->count, t->pixels, err, sizeof err) != 0) {
-            error_report("%s", err);
-            status = 1;
-        }
-        free(pred);
-    }
-    if (b->opts.view) viewer_run_model(&b->data.test, predict, &model);
+    mlp_model_state state = {s, params, a1};
+    const session_model mlp = {
+        .step = "epoch",
+        .step_at = "in epoch",
+        .parameters = "parameters",
+        .steps = s->epochs,
+        .values = params,
+        .count = s->layout.count,
+        .model = &state,
+        .evaluate = evaluate,
+        .summary = summary,
+        .write_csv = write_model_csv,
+        .predict = predict,
+    };
+    int status = session_finish_model(&s->base, &mlp);
     free(a1);
     return status;
 }

@@ -8,7 +8,8 @@
 
 #include "difference.h"
 #include "errors.h"
-#include "viewer.h"
+#include "model.h" /* MODEL_PIXELS: both models read 28 x 28 images */
+#include "timing.h"
 
 static void *checked_calloc(size_t count, size_t size, const char *what)
 {
@@ -70,54 +71,46 @@ void session_progress(const session *s, int i)
     report_progress(i + 1, s->loss[i], s->train_accuracy[i], s->iteration_ms[i]);
 }
 
-static int weights_finite(const float *w)
-{
-    for (int i = 0; i < MODEL_WEIGHTS; i++)
-        if (!isfinite(w[i])) return 0;
-    return 1;
-}
-
-int session_finish(session *s, const float *w)
+int session_finish_model(session *s, const session_model *m)
 {
     /* A learning rate that is too large makes the loss grow without bound;
      * say where instead of printing NaN accuracies. */
-    for (int i = 0; i < s->opts.iterations; i++) {
+    for (int i = 0; i < m->steps; i++) {
         if (!isfinite(s->loss[i])) {
-            error_report("the loss diverged at iteration %d (loss = %g)\n"
+            error_report("the loss diverged %s %d (loss = %g)\n"
                          "  with learning rate %g; try a smaller learning rate",
-                         i + 1, (double)s->loss[i], (double)s->opts.learning_rate);
+                         m->step_at, i + 1, (double)s->loss[i], (double)s->opts.learning_rate);
             return 1;
         }
     }
-    if (!weights_finite(w)) {
-        error_report("the weights are no longer finite after iteration %d\n"
-                     "  (learning rate %g); try a smaller learning rate",
-                     s->opts.iterations, (double)s->opts.learning_rate);
-        return 1;
+    for (size_t j = 0; j < m->count; j++) {
+        if (!isfinite(m->values[j])) {
+            error_report("the %s are no longer finite after %s %d\n"
+                         "  (learning rate %g); try a smaller learning rate",
+                         m->parameters, m->step, m->steps, (double)s->opts.learning_rate);
+            return 1;
+        }
     }
 
     report_result r;
     memset(&r, 0, sizeof r);
-    r.train_accuracy = model_accuracy(w, &s->data.train);
-    r.test_accuracy = model_accuracy(w, &s->data.test);
-    r.final_loss = model_loss(w, &s->data.train);
-    timing_compute(s->iteration_ms, s->opts.iterations, &r.time);
+    if (m->evaluate(m->model, s, &r) != 0) fatal(1, "out of host memory for the evaluation");
+    timing_compute(s->iteration_ms, m->steps, &r.time);
     r.upload_ms = s->upload_ms;
-    report_summary(&s->run, &r);
+    m->summary(m->model, s, &r);
 
     char err[ERROR_TEXT_SIZE];
     int status = 0;
-    if (s->opts.csv_path &&
-        report_write_csv(s->opts.csv_path, s->loss, s->train_accuracy, s->opts.iterations, err,
-                         sizeof err) != 0) {
+    if (s->opts.csv_path && m->write_csv(m->model, s, s->opts.csv_path, err, sizeof err) != 0) {
         error_report("%s", err);
         status = 1;
     }
     if (s->opts.weights_path &&
-        report_write_weights(s->opts.weights_path, w, MODEL_WEIGHTS, err, sizeof err) != 0) {
+        report_write_weights(s->opts.weights_path, m->values, m->count, err, sizeof err) != 0) {
         error_report("%s", err);
         status = 1;
     }
+    /* A bench row's iterations are the model's steps, its ms per step. */
     if (s->opts.bench_path &&
         report_append_bench(s->opts.bench_path, &s->run, &r, err, sizeof err) != 0) {
         error_report("%s", err);
@@ -127,7 +120,7 @@ int session_finish(session *s, const float *w)
         const mnist_set *t = &s->data.test;
         unsigned char *pred = checked_calloc((size_t)t->count, 1, "the predictions");
         for (int i = 0; i < t->count; i++)
-            pred[i] = (unsigned char)model_predict(w, t->images + (size_t)i * t->pixels);
+            pred[i] = (unsigned char)m->predict(m->model, t->images + (size_t)i * t->pixels);
         if (report_write_predictions(s->opts.predictions_path, t->labels, pred, t->images,
                                      t->count, t->pixels, err, sizeof err) != 0) {
             error_report("%s", err);
@@ -135,7 +128,7 @@ int session_finish(session *s, const float *w)
         }
         free(pred);
     }
-    if (s->opts.view) viewer_run(&s->data.test, w);
+    if (s->opts.view) viewer_run(&s->data.test, m->predict, m->model);
     return status;
 }
 

@@ -2,7 +2,9 @@
  *   session_begin   command line, dataset, limit, history buffers
  *   session_start   the header, once the device is known
  *   session_progress a line every 10 iterations (unless --quiet; none once the loss is NaN or inf)
- *   session_finish  divergence check, host evaluation, summary, output files, viewer
+ *   session_finish_model  divergence check, host evaluation, summary, output files, viewer:
+ *                   the same steps for every model, which says how through a session_model
+ *   session_finish  the linear model's (common/linear_session.c)
  *   session_check_compare  --check: the run's first steps against the CPU reference's */
 #ifndef COMMON_SESSION_H
 #define COMMON_SESSION_H
@@ -11,8 +13,8 @@
 
 #include "cli.h"
 #include "mnist.h"
-#include "model.h"
 #include "report.h"
+#include "viewer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,8 +36,33 @@ typedef struct {
 void session_begin(session *s, int argc, char **argv, const char *chapter, const char *platform);
 void session_start(session *s, const char *device);
 void session_progress(const session *s, int iteration);
-/* Returns the process exit status: 0, or 1 when training diverged or an
- * output file could not be written. */
+/* What session_finish_model asks of a model; `model` is passed to each hook. */
+typedef struct {
+    const char *step;        /* the history's unit: "iteration", "epoch" */
+    const char *step_at;     /* in the divergence message: "at iteration", "in epoch" */
+    const char *parameters;  /* "weights", "parameters" */
+    int steps;               /* how many ran: the history's length */
+    const float *values;     /* the final parameters: checked finite, --weights-out */
+    size_t count;
+    const void *model;
+    /* The final parameters' train and test accuracy and training loss
+     * into r; 0, or -1 when out of memory. */
+    int (*evaluate)(const void *model, const session *s, report_result *r);
+    void (*summary)(const void *model, const session *s, const report_result *r);
+    int (*write_csv)(const void *model, const session *s, const char *path, char *err,
+                     size_t err_size);
+    viewer_predict predict;  /* --predictions-out and --view */
+} session_model;
+
+/* The steps every trainer ends with, for any model: the loss and the
+ * parameters checked finite, the host's evaluation, the summary, --csv,
+ * --weights-out, --bench-out, --predictions-out, then --view. Returns the
+ * process exit status: 0, or 1 when training diverged or an output file
+ * could not be written. */
+int session_finish_model(session *s, const session_model *m);
+
+/* session_finish_model for the linear model (defined with it, in
+ * common/linear_session.c): W after the iterations. */
 int session_finish(session *s, const float *final_weights);
 
 /* --check: one array of the model's parameters after the checked steps, as
