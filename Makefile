@@ -141,7 +141,7 @@ endif
 # chapter 00's training step for --check; ITERS iterations at LR.
 HOST_LIB := $(BUILD)/libhost.a
 GPU_RUNTIME = $(BUILD)/common/gpu/gpu_runtime.o $(EXECUTOR)
-HARNESS = $(BUILD)/common/gpu_trainer.o $(GPU_RUNTIME) $(BUILD)/reference_step.o
+HARNESS = $(BUILD)/common/linear/gpu_trainer.o $(GPU_RUNTIME) $(BUILD)/reference_step.o
 HARNESS_00-cpu-reference := # plain C on every platform, linked by the C compiler
 LINK_00-cpu-reference = $(CC) $(CFLAGS)
 HARNESS_09-hidden-layer = $(BUILD)/common/mlp/mlp_trainer.o $(GPU_RUNTIME) # the MLP extension: epochs, its own LR

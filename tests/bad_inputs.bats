@@ -270,7 +270,7 @@ expect_error_as_nobody() {
 
 @test "every linear GPU chapter on the executor stops at the same diverged iteration as chapter 00" {
     # Chapter 00's own case is in tests/chapter00.bats. The chapters that
-    # train chapter 00's model are those built on common/gpu_trainer.h.
+    # train chapter 00's model are those built on common/linear/gpu_trainer.h.
     # 12 iterations: enough to diverge (at 9), few enough for the slower
     # chapters under ASan.
     run "$REFERENCE" "$DATASET_DIR" 12 5 --train-limit 200 --quiet

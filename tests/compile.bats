@@ -27,7 +27,7 @@ load helpers
         "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c "$source" \
             -o "$BATS_TEST_TMPDIR/chapter.o"
     done
-    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/gpu_trainer.hip \
+    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/linear/gpu_trainer.hip \
         -o "$BATS_TEST_TMPDIR/trainer.o"
     "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/gpu/gpu_runtime.hip \
         -o "$BATS_TEST_TMPDIR/runtime.o"

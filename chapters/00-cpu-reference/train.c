@@ -14,7 +14,7 @@
  * its 785 features are still in the cache.
  *
  * The GPU trainers' --check runs this file's train_iteration on the host
- * (common/cpu_reference.h); they link it compiled without main. */
+ * (common/linear/cpu_reference.h); they link it compiled without main. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

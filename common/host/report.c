@@ -38,20 +38,31 @@ void report_progress(int iteration, double loss, double train_accuracy, double m
     fflush(stdout);
 }
 
-void report_summary(const report_run *run, const report_result *r)
+void report_summary_in(const report_run *run, const report_result *r, const report_units *u)
 {
-    printf("summary (accuracy and loss computed on the host from the final weights)\n");
+    char label[32];
+    printf("summary (accuracy and loss computed on the host from the final %s)\n", u->parameters);
     printf("  train accuracy     %6.2f%% of %d images\n", 100.0 * r->train_accuracy,
            run->train_images);
     printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r->test_accuracy,
            run->test_images);
-    printf("  final loss         %.6f\n", r->final_loss);
-    printf("  ms per iteration   median %.4f  min %.4f  max %.4f\n", r->time.median_ms,
-           r->time.min_ms, r->time.max_ms);
-    printf("  timed iterations   %d, after %d warm-up\n", r->time.measured, r->time.warmup);
+    printf("  final loss         %.6f%s\n", r->final_loss, u->loss_note);
+    snprintf(label, sizeof label, "ms per %s", u->step);
+    printf("  %-19smedian %.*f  min %.*f  max %.*f\n", label, u->ms_decimals, r->time.median_ms,
+           u->ms_decimals, r->time.min_ms, u->ms_decimals, r->time.max_ms);
+    snprintf(label, sizeof label, "timed %ss", u->step);
+    printf("  %-19s%d, after %d warm-up\n", label, r->time.measured, r->time.warmup);
+    if (u->after_timing) printf("%s\n", u->after_timing);
     printf("  training time      %.1f ms measured\n", r->time.total_ms);
-    printf("  upload             %.1f ms (not in the per-iteration time)\n", r->upload_ms);
+    printf("  upload             %.1f ms (not in the per-%s time)\n", r->upload_ms, u->step);
+    if (u->closing) printf("%s\n", u->closing);
     fflush(stdout);
+}
+
+void report_summary(const report_run *run, const report_result *r)
+{
+    const report_units linear = {"iteration", "weights", "", 4, NULL, NULL};
+    report_summary_in(run, r, &linear);
 }
 
 FILE *report_open_temporary(const char *path, char *tmp, size_t tmp_size, char *err,

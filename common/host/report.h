@@ -36,6 +36,18 @@ void report_header(const report_run *run);
 /* The header's first lines: the chapter, the device and the dataset. */
 void report_header_dataset(const report_run *run);
 void report_progress(int iteration, double loss, double train_accuracy, double ms);
+/* The summary in a model's own words: the linear model's report_summary
+ * and chapter 09's differ only in these. */
+typedef struct {
+    const char *step;         /* "iteration", "epoch" */
+    const char *parameters;   /* "weights", "parameters" */
+    const char *loss_note;    /* after the final loss: "" or " (training cross-entropy)" */
+    int ms_decimals;          /* of the per-step times */
+    const char *after_timing; /* a line of its own after the timed steps' count, or NULL */
+    const char *closing;      /* a last line, or NULL */
+} report_units;
+void report_summary_in(const report_run *run, const report_result *result, const report_units *u);
+/* report_summary_in for the linear model: iterations, weights. */
 void report_summary(const report_run *run, const report_result *result);
 
 /* Opens PATH.tmp.PID for writing (tmp receives that name); on failure returns

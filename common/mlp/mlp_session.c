@@ -119,21 +119,14 @@ static int evaluate(const void *model, const session *b, report_result *r)
 static void summary(const void *model, const session *b, const report_result *r)
 {
     const mlp_session *s = ((const mlp_model_state *)model)->session;
-    printf("summary (accuracy and loss computed on the host from the final parameters)\n");
-    printf("  train accuracy     %6.2f%% of %d images\n", 100.0 * r->train_accuracy,
-           b->run.train_images);
-    printf("  test accuracy      %6.2f%% of %d images\n", 100.0 * r->test_accuracy,
-           b->run.test_images);
-    printf("  final loss         %.6f (training cross-entropy)\n", r->final_loss);
-    printf("  ms per epoch       median %.3f  min %.3f  max %.3f\n", r->time.median_ms,
-           r->time.min_ms, r->time.max_ms);
-    printf("  timed epochs       %d, after %d warm-up\n", r->time.measured, r->time.warmup);
-    printf("  ms per mini-batch  %.4f (median epoch / %d mini-batches)\n",
-           r->time.median_ms / s->batches, s->batches);
-    printf("  training time      %.1f ms measured\n", r->time.total_ms);
-    printf("  upload             %.1f ms (not in the per-epoch time)\n", r->upload_ms);
-    printf("  test evaluation    %.1f ms in all (not in the per-epoch time)\n", s->evaluation_ms);
-    fflush(stdout);
+    char per_batch[96], evaluation[96];
+    snprintf(per_batch, sizeof per_batch, "  ms per mini-batch  %.4f (median epoch / %d mini-batches)",
+             r->time.median_ms / s->batches, s->batches);
+    snprintf(evaluation, sizeof evaluation,
+             "  test evaluation    %.1f ms in all (not in the per-epoch time)", s->evaluation_ms);
+    const report_units epochs = {"epoch", "parameters", " (training cross-entropy)", 3, per_batch,
+                                 evaluation};
+    report_summary_in(&b->run, r, &epochs);
 }
 
 static int write_model_csv(const void *model, const session *b, const char *path, char *err,

@@ -7,6 +7,8 @@
 #ifndef COMMON_CPU_REFERENCE_H
 #define COMMON_CPU_REFERENCE_H
 
+#include "model.h" /* MODEL_WEIGHTS, MODEL_FEATURES, MODEL_CLASSES */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
