@@ -39,29 +39,9 @@ devices=$here/devices.tsv
 profiles='' trace_build='' kernel_times=''
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
-die() {
-    echo "compare: $*" >&2
-    exit 1
-}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --build) build=$2; shift 2 ;;
-    --platform) platform=$2; shift 2 ;;
-    --dataset) dataset=$2; shift 2 ;;
-    --iters) iters=$2; shift 2 ;;
-    --repeats) repeats=$2; shift 2 ;;
-    --limit) limit=$2; shift 2 ;;
-    --out-dir) out_dir=$2; shift 2 ;;
-    --format) format=$2; shift 2 ;;
-    --devices) devices=$2; shift 2 ;;
-    --profiles) profiles=$2; shift 2 ;;
-    --trace-build) trace_build=$2; shift 2 ;;
-    --kernel-times) kernel_times=$2; shift 2 ;;
-    --) shift; break ;;
-    -*) die "unknown option '$1' (see the top of $0)" ;;
-    *) break ;;
-    esac
-done
+SCRIPT_NAME=compare
+parse_options build platform dataset iters repeats limit out-dir format devices profiles trace-build kernel-times -- "$@"
+set -- ${REST[@]+"${REST[@]}"}
 [ -n "$build" ] || die "--build DIR is required"
 [ $# -gt 0 ] || die "no chapters to compare"
 case $iters in '' | *[!0-9]* | 0) die "ITERS must be a positive integer, got '$iters'" ;; esac

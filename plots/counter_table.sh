@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # README.md's counter table (make readme-table writes it, through
 # plots/readme_table.sh): one row per chapter that make compare modelled, in
 # lesson order (the folders of chapters/), with the counters the lessons move
@@ -15,28 +15,16 @@
 #   --threshold PCT    bold a value that differs from the row above by more
 #                      than PCT percent of the larger of the two (default 10)
 #
-# Prints the table and its caption. Plain POSIX sh and awk.
+# Prints the table and its caption. Bash (plots/lib.sh's option parser) and awk.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=plots/lib.sh
+. "$here/lib.sh"
 
 counters=plots/compare-counters.tsv chapters=chapters threshold=10
-die() {
-    echo "counter-table: $*" >&2
-    exit 1
-}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --counters | --chapters | --threshold)
-        [ $# -ge 2 ] || die "$1 needs a value"
-        case $1 in
-        --counters) counters=$2 ;;
-        --chapters) chapters=$2 ;;
-        --threshold) threshold=$2 ;;
-        esac
-        shift 2
-        ;;
-    *) die "unknown argument '$1'" ;;
-    esac
-done
+SCRIPT_NAME=counter-table
+parse_options counters chapters threshold -- "$@"
+[ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
 case $threshold in '' | *[!0-9]*) die "--threshold must be a whole percentage, got '$threshold'" ;; esac
 [ -s "$counters" ] || die "$counters is missing or empty: run make figures-compare on the CPU platform"
 [ -d "$chapters" ] || die "$chapters: no such folder"

@@ -25,3 +25,45 @@ clock() {
     local s=$(($1 / 1000))
     printf '%d:%02d' $((s / 60)) $((s % 60))
 }
+
+# die MESSAGE...: "NAME: MESSAGE" on stderr and status 1, NAME the script's
+# SCRIPT_NAME (each script sets it: the make target it serves).
+die() {
+    echo "${SCRIPT_NAME:-${0##*/}}: $*" >&2
+    exit 1
+}
+
+# parse_options NAME... -- ARGUMENTS...: every --NAME VALUE among ARGUMENTS
+# into the variable NAME (a - becomes _: --out-dir sets out_dir), every
+# --NAME given as NAME! into NAME=1 (a flag). Options come first; the rest,
+# after them or after --, is left in the array REST. An unknown option or a
+# missing value dies, naming it and the options there are.
+parse_options() {
+    local -a names=()
+    local key name kind
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        names+=("$1")
+        shift
+    done
+    shift
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --) shift && break ;;
+        --*) ;;
+        *) break ;;
+        esac
+        key=${1#--} kind=
+        for name in "${names[@]}"; do
+            if [ "$name" = "$key!" ]; then kind=flag; elif [ "$name" = "$key" ]; then kind=value; fi
+        done
+        case $kind in
+        flag) printf -v "${key//-/_}" 1 && shift ;;
+        value)
+            [ $# -ge 2 ] || die "$1 needs a value"
+            printf -v "${key//-/_}" '%s' "$2" && shift 2
+            ;;
+        *) die "unknown option '$1' (options: $(printf -- '--%s ' "${names[@]%!}" | sed 's/ $//'))" ;;
+        esac
+    done
+    REST=("$@")
+}

@@ -30,23 +30,13 @@
 # rewrites tracked files.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=plots/lib.sh
+. "$here/lib.sh"
 check=0 limit=1024
-files=()
-die() {
-    echo "readme-figures: $*" >&2
-    exit 1
-}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --check) check=1 && shift ;;
-    --limit)
-        [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--limit needs a positive whole number of images"
-        limit=$2 && shift 2
-        ;;
-    -*) die "unknown option '$1' (--check, --limit N)" ;;
-    *) files+=("$1") && shift ;;
-    esac
-done
+SCRIPT_NAME=readme-figures
+parse_options check! limit -- "$@"
+[[ $limit =~ ^[1-9][0-9]*$ ]] || die "--limit needs a positive whole number of images, not '$limit'"
+files=(${REST[@]+"${REST[@]}"})
 [ ${#files[@]} -gt 0 ] || die "no README given (plots/readme_figures.sh [--check] [--limit N] FILE...)"
 
 work=$(mktemp -d)

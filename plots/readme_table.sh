@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # `make readme-table`: the chapter table of README.md, one row per folder in
 # chapters/, in order: a link to the chapter, its short idea from
 # plots/chapter_ideas.tsv and what `make compare` measured for it in
@@ -28,33 +28,17 @@
 #                    instead of printing the table; FILE is left as it was
 #                    when a marker is missing, repeated or out of order.
 #
-# Plain POSIX sh and awk. Never run by make compare, make plots or make test:
+# Bash (plots/lib.sh's option parser) and awk. Never run by make compare, make plots or make test:
 # it rewrites a tracked file.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=plots/lib.sh
+. "$here/lib.sh"
 data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme='' model='' counters=''
-die() {
-    echo "readme-table: $*" >&2
-    exit 1
-}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --data | --ideas | --chapters | --readme | --model | --counters)
-        [ $# -ge 2 ] || die "$1 needs a value"
-        case $1 in
-        --data) data=$2 ;;
-        --model) model=$2 ;;
-        --counters) counters=$2 ;;
-        --ideas) ideas=$2 ;;
-        --chapters) chapters=$2 ;;
-        --readme) readme=$2 ;;
-        esac
-        shift 2
-        ;;
-    *) die "unknown argument '$1'" ;;
-    esac
-done
+SCRIPT_NAME='readme-table'
+parse_options data ideas chapters readme model counters -- "$@"
+[ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
 
 BEGIN_MARK='<!-- chapter-table:begin'
 END_MARK='<!-- chapter-table:end -->'
@@ -240,7 +224,7 @@ trap 'exit 1' HUP INT TERM
 table >"$tmp_table" || die "$readme is unchanged"
 what="the chapter table" from="$data and $ideas"
 if [ -n "$counters" ]; then
-    sh "$here/counter_table.sh" --counters "$counters" --chapters "$chapters" >"$tmp_counters" || die "$readme is unchanged"
+    bash "$here/counter_table.sh" --counters "$counters" --chapters "$chapters" >"$tmp_counters" || die "$readme is unchanged"
     what="the chapter table and the counter table" from="$data, $ideas and $counters"
 fi
 # Each begin marker is kept, its lines up to the end marker replaced.

@@ -14,15 +14,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
 data=plots/resources.tsv out_dir=build/plots format=png remake=''
-while [ $# -gt 0 ]; do
-    case $1 in
-    --data) data=$2; shift 2 ;;
-    --out-dir) out_dir=$2; shift 2 ;;
-    --format) format=$2; shift 2 ;;
-    --remake) remake=$2; shift 2 ;;
-    *) echo "plots: unknown argument '$1'" >&2; exit 1 ;;
-    esac
-done
+SCRIPT_NAME=plots
+parse_options data out-dir format remake -- "$@"
+[ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
 if [ -n "$remake" ] && { [ ! -s "$data" ] || [ -n "$(find chapters -name '*.hip' -newer "$data")" ]; }; then
     if ! bash -c "$remake"; then
         [ -s "$data" ] || data=plots/resources.tsv

@@ -25,27 +25,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 build='' chapter='' platform=cpu dataset=dataset iters=300 lr=0.01 limit='' work=build/plots/work
 out_dir=build/plots format=png right=30 wrong=10
-die() {
-    echo "plots: $*" >&2
-    exit 1
-}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --build) build=$2; shift 2 ;;
-    --chapter) chapter=$2; shift 2 ;;
-    --platform) platform=$2; shift 2 ;;
-    --dataset) dataset=$2; shift 2 ;;
-    --iters) iters=$2; shift 2 ;;
-    --lr) lr=$2; shift 2 ;;
-    --limit) limit=$2; shift 2 ;;
-    --work) work=$2; shift 2 ;;
-    --out-dir) out_dir=$2; shift 2 ;;
-    --format) format=$2; shift 2 ;;
-    --right) right=$2; shift 2 ;;
-    --wrong) wrong=$2; shift 2 ;;
-    *) die "unknown argument '$1' (see the top of $0)" ;;
-    esac
-done
+SCRIPT_NAME=plots
+parse_options build chapter platform dataset iters lr limit work out-dir format right wrong -- "$@"
+[ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}' (see the top of $0)"
 { [ -n "$build" ] && [ -n "$chapter" ]; } || die "--build DIR and --chapter NAME are required"
 [ -x "$build/$chapter" ] || die "$build/$chapter is not built (make $build/$chapter)"
 case $iters in '' | *[!0-9]* | 0) die "PLOT_ITERS must be a positive integer, got '$iters'" ;; esac

@@ -19,27 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
 weights='' out='' format=png title='' columns=5 work=''
-die() {
-    echo "weights: $*" >&2
-    exit 1
-}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --weights | --out | --format | --title | --columns | --work)
-        [ $# -ge 2 ] || die "$1 needs a value"
-        case $1 in
-        --weights) weights=$2 ;;
-        --out) out=$2 ;;
-        --format) format=$2 ;;
-        --title) title=$2 ;;
-        --columns) columns=$2 ;;
-        --work) work=$2 ;;
-        esac
-        shift 2
-        ;;
-    *) die "unknown argument '$1' (see the top of $0)" ;;
-    esac
-done
+SCRIPT_NAME=weights
+parse_options weights out format title columns work -- "$@"
+[ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}' (see the top of $0)"
 { [ -n "$weights" ] && [ -n "$out" ]; } || die "--weights FILE and --out FILE are required"
 case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
 [ -f "$weights" ] || die "$weights: no such file (a trainer writes it with --weights-out FILE)"
