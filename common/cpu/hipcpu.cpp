@@ -22,6 +22,8 @@
 #include <hip/hip_runtime.h>
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -244,50 +246,63 @@ static hipError_t record(hipError_t e) {
 
 #define D3(d) (d).x, (d).y, (d).z
 
-[[noreturn]] static void die(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void die(const char *format, ...) {
+/* Every abort of the executor: "hipcpu: " and the message, with "kernel
+ * 'NAME' block (X,Y,Z): " in front for one that happened inside a block. */
+[[noreturn]] static void vdie(bool in_block, const char *format, va_list args) {
     char text[1024];
-    va_list args;
-    va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
-    va_end(args);
     fflush(stdout); /* keep the kernel's own printf output */
-    fprintf(stderr, "hipcpu: %s\n", text);
+    if (in_block)
+        fprintf(stderr, "hipcpu: kernel '%s' block (%u,%u,%u): %s\n", ex.kernel, D3(hipcpu_block_idx), text);
+    else
+        fprintf(stderr, "hipcpu: %s\n", text);
     fflush(stderr);
     _exit(1);
 }
 
-/* die() with "kernel 'NAME' block (X,Y,Z): " in front. */
-[[noreturn]] static void die_in_block(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void die_in_block(const char *format, ...) {
-    char text[768];
+[[noreturn]] static void die(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void die(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    die("kernel '%s' block (%u,%u,%u): %s", ex.kernel, D3(hipcpu_block_idx), text);
+    vdie(false, format, args);
+}
+
+[[noreturn]] static void die_in_block(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void die_in_block(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vdie(true, format, args);
 }
 
 #if HIPCPU_TRACE
 /* The same two, for the tracer. */
 void hipcpu_die(const char *format, ...) {
-    char text[1024];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    die("%s", text);
+    vdie(false, format, args);
 }
 
 void hipcpu_die_in_block(const char *format, ...) {
-    char text[768];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    die_in_block("%s", text);
+    vdie(true, format, args);
 }
 #endif
+
+/* The environment variable NAME as a whole number (BASE as strtoull's: 0
+ * takes 0x...) from LOW to HIGH, or FALLBACK when it is unset or empty;
+ * anything else stops the program with "NAME must be WHAT, not 'VALUE'". */
+static unsigned long long env_number(const char *name, unsigned long long fallback, unsigned long long low,
+                                     unsigned long long high, int base, const char *what) {
+    const char *value = getenv(name);
+    if (!value || !*value) return fallback;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(value, &end, base);
+    if (*end != '\0' || errno != 0 || *value == '-' || n < low || n > high)
+        die("%s must be %s, not '%s'", name, what, value);
+    return n;
+}
 
 static const char *op_name(int kind) {
     switch (kind) {
@@ -310,13 +325,9 @@ static void worker_main(void *arg);
 static Worker *new_worker() {
     if (ex.stack_size == 0) {
         ex.stack_size = kDefaultStackBytes;
-        if (const char *kb = getenv("HIPCPU_STACK_KB")) {
-            char *end;
-            unsigned long long n = strtoull(kb, &end, 10);
-            if (*kb == '\0' || *end != '\0' || n < 16 || n > 1024 * 1024)
-                die("HIPCPU_STACK_KB must be a number of KiB from 16 to 1048576, not '%s'", kb);
-            ex.stack_size = size_t(n) * 1024;
-        }
+        ex.stack_size = size_t(env_number("HIPCPU_STACK_KB", kDefaultStackBytes / 1024, 16, 1024 * 1024, 10,
+                                          "a number of KiB from 16 to 1048576")) *
+                        1024;
     }
     if (ex.nworkers == kMaxThreads) die("internal error: out of fiber stacks");
     char *base = static_cast<char *>(mmap(nullptr, kGuardBytes + ex.stack_size, PROT_READ | PROT_WRITE,
@@ -723,12 +734,7 @@ static void read_schedule() {
         random = true;
     else
         die("HIPCPU_SCHEDULE must be 'inorder' or 'random', not '%s'", mode);
-    uint64_t seed = 1;
-    if (const char *s = getenv("HIPCPU_SEED")) {
-        char *end;
-        seed = strtoull(s, &end, 0);
-        if (*s == '\0' || *end != '\0') die("HIPCPU_SEED must be a number, not '%s'", s);
-    }
+    uint64_t seed = env_number("HIPCPU_SEED", 1, 0, UINT64_MAX, 0, "a number");
     if (random && (!ex.random || seed != ex.seed)) ex.rng = seed;
     ex.random = random;
     ex.seed = seed;
@@ -862,10 +868,7 @@ static bool inject_alloc_failure() {
     }
     calls++;
     if (*value == '\0') return false;
-    char *end;
-    unsigned long long n = strtoull(value, &end, 10);
-    if (*end != '\0') die("HIPCPU_FAIL_ALLOC must be a number, not '%s'", value);
-    return n == calls;
+    return env_number("HIPCPU_FAIL_ALLOC", 0, 0, ULLONG_MAX, 10, "a number") == calls;
 }
 
 extern "C" {
@@ -973,13 +976,7 @@ hipError_t hipGetDevice(int *device) {
  * sets another count (e.g. 132, an H100's SMs). Blocks still run one at a
  * time. */
 static int compute_units() {
-    const char *value = getenv("HIPCPU_COMPUTE_UNITS");
-    if (!value || !*value) return 60;
-    char *end;
-    long n = strtol(value, &end, 10);
-    if (*end != '\0' || n < 1 || n > 4096)
-        die("HIPCPU_COMPUTE_UNITS must be a number from 1 to 4096, not '%s'", value);
-    return int(n);
+    return int(env_number("HIPCPU_COMPUTE_UNITS", 60, 1, 4096, 10, "a number from 1 to 4096"));
 }
 
 extern "C" hipError_t hipcpu_occupancy(int *blocks, int block_size) {
