@@ -31,7 +31,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=87${UBSAN_OPTI
 # run_tap, and tap_line, which prints cmocka's "not ok N # SKIP" as "ok N # SKIP".
 source tests/tap.bash
 passed=0 failed=0 skipped=0
-failures=() skips=()
+failures=() skips=() file_times=() test_times=()
 
 for program in "$TEST_BUILD"/test_*; do
     [ -x "$program" ] || continue
@@ -45,7 +45,7 @@ for program in build/trace/tests/test_trace build/trace-wave32/tests/test_trace;
     run_tap "$program" "$program"
 done
 for file in tests/*.bats; do
-    run_tap "$(basename "$file")" bats --tap "$file"
+    run_tap "$(basename "$file")" bats --tap --timing "$file"
 done
 
 # One TAP test: no sanitizer report was written while the tests above ran.
@@ -66,6 +66,7 @@ sanitizer_reports() {
 }
 run_tap "sanitizer reports" sanitizer_reports
 
+report_times 10
 if [ ${#skips[@]} -gt 0 ]; then
     echo "# skipped:"
     printf '#   %s\n' "${skips[@]}"

@@ -35,17 +35,23 @@ tap_line() {
 # line through tap_line; adds its tests to the counters passed, failed and
 # skipped, and a line per failure and per skip to the arrays failures and
 # skips, which the caller declares. A producer that exits non-zero without
-# reporting a failed test counts as one failure.
+# reporting a failed test counts as one failure. Its time goes to the array
+# file_times ("MS NAME"), and each test's that says it (bats --timing: "...
+# in 12ms") to test_times ("MS NAME: TEST"), for report_times.
 run_tap() {
     local name=$1
     shift
     echo "# --- $name"
-    local output status=0
+    local output status=0 start
+    start=$(date +%s%N)
     output=$("$@" 2>&1) || status=$?
+    file_times+=("$((($(date +%s%N) - start) / 1000000)) $name")
     local p=0 f=0 s=0 line
     while IFS= read -r line; do
         tap_line "$line"
         printf '%s\n' "$TAP_LINE"
+        [[ $TAP_KIND != other && $TAP_LINE =~ ^(ok|not\ ok)\ [0-9]+\ (.*)\ in\ ([0-9]+)ms$ ]] &&
+            test_times+=("${BASH_REMATCH[3]} $name: ${BASH_REMATCH[2]}")
         case "$TAP_KIND" in
         pass) p=$((p + 1)) ;;
         fail) f=$((f + 1)); failures+=("$name: ${TAP_LINE#not ok }") ;;
@@ -57,4 +63,18 @@ run_tap() {
         failures+=("$name: exited with status $status without reporting a failed test")
     fi
     passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+# report_times [COUNT]: the COUNT (default 10) slowest tests and every
+# producer's time, slowest first, as TAP comments.
+report_times() {
+    local count=${1:-10}
+    if [ ${#test_times[@]} -gt 0 ]; then
+        echo "# slowest tests (ms):"
+        printf '%s\n' "${test_times[@]}" | sort -rn | head -n "$count" | sed 's/^/#   /'
+    fi
+    if [ ${#file_times[@]} -gt 0 ]; then
+        echo "# time per file (ms):"
+        printf '%s\n' "${file_times[@]}" | sort -rn | sed 's/^/#   /'
+    fi
 }

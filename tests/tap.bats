@@ -66,3 +66,18 @@ kind_of() {
     [ "${failures[0]}" = "failing: 2 second" ]
     [ "${failures[1]}" = "silent: exited with status 3 without reporting a failed test" ]
 }
+
+@test "run_tap and report_times: each test's time from bats --timing and each file's, slowest first" {
+    passed=0 failed=0 skipped=0 failures=() skips=() file_times=() test_times=()
+    timed() { printf '%s\n' '1..3' 'ok 1 fast in 12ms' 'not ok 2 slow in 950ms' 'ok 3 untimed'; }
+    run_tap timed.bats timed >/dev/null
+    [ ${#test_times[@]} -eq 2 ]
+    [ "${test_times[1]}" = "950 timed.bats: slow" ]
+    [ ${#file_times[@]} -eq 1 ]
+    [[ ${file_times[0]} =~ ^[0-9]+\ timed.bats$ ]]
+    run report_times 1
+    [ "${lines[0]}" = "# slowest tests (ms):" ]
+    [ "${lines[1]}" = "#   950 timed.bats: slow" ]
+    [ "${lines[2]}" = "# time per file (ms):" ]
+    [ "${#lines[@]}" -eq 4 ]
+}
