@@ -54,34 +54,15 @@ static void set_schedule(const char *mode, const char *seed) {
 
 /* Runs fn in a child process and checks that it exits with status 1 after
  * writing a message that starts with "hipcpu: " and contains `expected`. */
+static void (*aborting)(void);
+static bool run_aborting(void) {
+    aborting();
+    return true; /* not reached if the executor caught the bug */
+}
 static void expect_abort(void (*fn)(void), const char *expected) {
-    fflush(stdout);
-    fflush(stderr);
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        /* No cmocka in the child: its signal handlers would resume the test
-         * run here, and nothing may reach the TAP stream. */
-        const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS};
-        for (int sig : signals) signal(sig, SIG_DFL);
-        close(fds[0]);
-        dup2(fds[1], 2);
-        close(fds[1]);
-        const int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) dup2(null, 1);
-        fn();
-        _exit(0); /* not reached if the executor caught the bug */
-    }
-    close(fds[1]);
     std::string text;
-    char buffer[1024];
-    ssize_t n;
-    while ((n = read(fds[0], buffer, sizeof buffer)) > 0) text.append(buffer, size_t(n));
-    close(fds[0]);
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
+    aborting = fn;
+    const int status = run_in_child(run_aborting, &text);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 1 || text.compare(0, 8, "hipcpu: ") != 0 ||
         text.find(expected) == std::string::npos)
         print_error("child status %d, stderr:\n%s\nexpected to contain:\n%s\n", status, text.c_str(),

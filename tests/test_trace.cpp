@@ -98,37 +98,6 @@ static bool contains(const std::string &text, const std::string &pattern) {
     return false;
 }
 
-/* Runs fn in a child process with stderr captured; returns its wait status. */
-static int run_in_child(bool (*fn)(void), std::string *err) {
-    fflush(stdout);
-    fflush(stderr);
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        /* No cmocka in the child: its signal handlers would resume the test
-         * run here, and nothing may reach the TAP stream. */
-        const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS};
-        for (int sig : signals) signal(sig, SIG_DFL);
-        close(fds[0]);
-        dup2(fds[1], 2);
-        close(fds[1]);
-        const int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) dup2(null, 1);
-        const bool ok = fn();
-        _exit(ok ? 0 : 3); /* 3: ran to the end with a wrong answer */
-    }
-    close(fds[1]);
-    char buffer[1024];
-    ssize_t n;
-    while ((n = read(fds[0], buffer, sizeof buffer)) > 0) err->append(buffer, size_t(n));
-    close(fds[0]);
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    return status;
-}
-
 /* fn must abort with exit status 1 and a message that starts with "hipcpu: "
  * and contains every pattern of `expected` (see contains). */
 static void expect_abort(bool (*fn)(void), const std::vector<std::string> &expected) {
