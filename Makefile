@@ -27,6 +27,9 @@ PLOT_LIMIT ?=# make plots: --train-limit (empty: all)
 COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)# make compare's chapters: the linear model's (09 on train another, per epoch)
 KERNEL_TIMES ?=# make compare: a TSV file for each GPU chapter's --kernel-times medians
 COMPARE_DIR ?= build/compare# make compare's table and charts
+GPU_REPORT_DIR ?= build/gpu-report# make gpu-report's folder (new or empty: nothing in it is overwritten)
+GPU_REPORT_ARGS ?=# make gpu-report's options (common/scripts/gpu_report.sh), e.g. --limit 200 --iters 2
+DIR ?=# make gpu-import: the make gpu-report folder to fold in
 PLOTS_DIR ?= build/plots# make plots' charts
 PLOT_CHAPTER ?= $(if $(filter cpu,$(HIP_PLATFORM)),00,08)# make plots' chapter
 PLOT_ITERS ?= $(if $(filter cpu,$(HIP_PLATFORM)),200,300)# make plots' iterations
@@ -101,8 +104,8 @@ HIPCCFLAGS := -O3 -std=c++17 --offload-arch=$(GPU_ARCH) -DHIP_WAVE_SIZE=$(AMD_WA
 NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -Xcompiler -Wall
 # common/'s folders on the include path (common/include_dirs: the one list, the scripts read it too)
 COMMON_INCLUDES := $(addprefix -I,$(file < common/include_dirs))
-# Each object's own header dependencies (-MMD -MP, into OBJECT.d beside it; read at the end)
-DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+# Each object's own header dependencies (-MMD -MP, into OBJECT.dep beside it; read at the end)
+DEPFLAGS = -MMD -MP -MF $@.dep -MT $@
 EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu $(COMMON_INCLUDES)
 CPU_BUILD := build/cpu$(WAVE_SUFFIX)$(SAN_SUFFIX)
 TRACE_BUILD := build/trace$(WAVE_SUFFIX)
@@ -176,7 +179,7 @@ $(BUILD)/chapters/%.o: $(GENERATED)/%.hip | $(PLATFORM_TOOLS)
 EXECUTOR_PARTS = $(foreach file,$(filter %.cpp,$^),$(@D)/executor-$(notdir $(file:.cpp=.o)))
 $(BUILD)/executor.o: common/cpu/hipcpu.cpp $(if $(TRACE),$(wildcard common/cpu/trace/trace*.cpp)) $(wildcard common/cpu/fiber_$(shell uname -m).S)
 	@mkdir -p $(@D)
-	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -MMD -MP -MF $@.$(notdir $(file)).d -MT $@ -c $(file) \
+	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -MMD -MP -MF $@.$(notdir $(file)).dep -MT $@ -c $(file) \
 	  -o $(@D)/executor-$(notdir $(file:.cpp=.o)) &&) true
 	$(foreach file,$(filter %.S,$^),$(CC) $(SAN_FLAGS) -c $(file) -o $(@D)/fiber.o)
 	ld -r $(EXECUTOR_PARTS) $(if $(filter %.S,$^),$(@D)/fiber.o) -o $@
@@ -321,6 +324,17 @@ readme-figures: readme-table ## rerun each command a README quotes between figur
 readme-table: ## rewrite README_FILE's chapter and counter tables (between their markers) from README_TABLE_TSV and the TSVs beside it
 	@plots/readme_table.sh --data "$(README_TABLE_TSV)" --ideas plots/chapter_ideas.tsv --readme "$(README_FILE)"
 
+# ---- The day a GPU is lent (README.md, "On a GPU machine"): one command there, one here
+.PHONY: gpu-report gpu-import gpu-bundle
+gpu-report: ## on a GPU machine: every GPU measurement in one run of about 9 minutes, into GPU_REPORT_DIR
+	@bash common/scripts/gpu_report.sh $(GPU_REPORT_DIR) --platform $(HIP_PLATFORM) --build $(BUILD) \
+	  --dataset $(DATASET_DIR) $(GPU_REPORT_ARGS)
+gpu-import: ## fold a make gpu-report folder (DIR=) into plots/, README.md, the chapter and model READMEs
+	@$(if $(DIR),,echo "make gpu-import needs DIR=, the folder make gpu-report wrote" >&2; exit 2)
+	@bash common/scripts/gpu_import.sh $(DIR) $(GPU_IMPORT_ARGS)
+gpu-bundle: ## what a GPU session carries besides the tracked tree: the four dataset files
+	@bash common/scripts/gpu_bundle.sh $(DATASET_DIR)
+
 # ---- make tune: chapter 08 built with each set of sizes as 08-tune-cuB-fF-gG-tT
 tune: dataset ## time chapter 08's tunable sizes, print the best (on the executor: only checks each set)
 	@$(MAKE) --no-print-directory $(BUILD)/00-cpu-reference $(TEST_BUILD)/compare_runs
@@ -363,5 +377,8 @@ test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passe
 	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) GPU_BUILD=$(if $(ON_EXECUTOR),,$(BUILD)) \
 	  FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) BROKEN_KERNEL_BINARY=build/cpu-san/broken_kernel bash tests/run.sh
 
-# The header dependencies the compilers wrote (DEPFLAGS); none before the first build.
--include $(shell find build -name '*.d' -type f 2>/dev/null)
+# The header dependencies the compilers wrote (DEPFLAGS); none before the first build. Each is
+# a target with no recipe, so make never tries to remake one (the standalone rule would match it).
+DEPFILES := $(shell find build -name '*.dep' -type f 2>/dev/null)
+$(DEPFILES): ;
+-include $(DEPFILES)

@@ -12,7 +12,8 @@
 #   --limit N         train on the first N images only (--train-limit)
 #   --out-dir DIR     where compare.tsv and the picture go (default build/compare;
 #                     make figures: plots)
-#   --format FMT      png (default) or svg
+#   --format FMT      png (default), svg, or none: the tables only, no
+#                     picture and no gnuplot (make gpu-report on a GPU machine)
 #   --devices FILE    known devices and their peaks (default plots/devices.tsv)
 #   --profiles DIR    CPU platform: the chart is the time model's, from
 #                     each GPU chapter's profile in DIR/IMAGES/ (profile.sh on
@@ -47,8 +48,10 @@ set -- ${REST[@]+"${REST[@]}"}
 case $iters in '' | *[!0-9]* | 0) die "ITERS must be a positive integer, got '$iters'" ;; esac
 case $repeats in '' | *[!0-9]* | 0) die "REPEATS must be a positive integer, got '$repeats'" ;; esac
 case $limit in *[!0-9]*) die "COMPARE_LIMIT must be a positive integer, got '$limit'" ;; esac
-case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
-command -v gnuplot >/dev/null || die "gnuplot is not installed (common/scripts/require.sh gnuplot-nox)"
+case $format in png | svg | none) ;; *) die "FORMAT must be png, svg or none, got '$format'" ;; esac
+[ "$format" = none ] || command -v gnuplot >/dev/null || die "gnuplot is not installed (common/scripts/require.sh gnuplot-nox)"
+# draw ARGS...: gnuplot ARGS, or nothing with --format none
+draw() { [ "$format" = none ] || gnuplot "$@"; }
 for chapter in "$@"; do
     [ -x "$build/$chapter" ] || die "$build/$chapter is not built (make $build/$chapter)"
 done
@@ -209,7 +212,7 @@ if [ -n "$profiles" ]; then
     title+=$'\n'"one thread of $(host_cpu), $(nproc) cores, $run_iters iterations$timed x $repeats run(s): a correctness tool's speed, not a GPU's"
     title+=$'\n'"(the modelled GPU times are in compare.$format)"
 fi
-gnuplot -e "data=$(gp_string "$work/compare.tsv"); out=$(gp_string "$timed_picture"); format='$format'" \
+draw -e "data=$(gp_string "$work/compare.tsv"); out=$(gp_string "$timed_picture"); format='$format'" \
     -e "title=$(gp_string "$title")" ${floor_args[@]+"${floor_args[@]}"} "$here/compare.gp" ||
     die "gnuplot failed on $work/compare.tsv"
 
@@ -293,15 +296,15 @@ if [ -n "$profiles" ]; then
         model_title+=$'\n'"counts of the CPU executor's trace build, gfx906 code from hipcc"
     fi
     model_title+=$'\n'"device figures and their sources: common/cpu/model/devices.tsv; how, and where it misses: common/cpu/model/README.md"
-    gnuplot -e "data=$(gp_string "$work/model.tsv"); out=$(gp_string "$picture"); format='$format'" \
+    draw -e "data=$(gp_string "$work/model.tsv"); out=$(gp_string "$picture"); format='$format'" \
         -e "title=$(gp_string "$model_title")" "$here/compare-model.gp" ||
         die "gnuplot failed on $work/model.tsv"
 fi
 
 mv "$work/compare.tsv" "$out_dir/compare.tsv"
-mv "$picture" "$out_dir/compare.$format"
+[ "$format" = none ] || mv "$picture" "$out_dir/compare.$format"
 if [ -n "$profiles" ]; then
-    mv "$timed_picture" "$out_dir/compare-executor.$format"
+    [ "$format" = none ] || mv "$timed_picture" "$out_dir/compare-executor.$format"
     mv "$work/model.tsv" "$out_dir/compare-model.tsv"
     mv "$work/counters.tsv" "$out_dir/compare-counters.tsv"
     echo

@@ -38,11 +38,11 @@ load helpers
 # (chapter 07's FUSED_THREADS, 10 waves) must be the one the device code was
 # built for (its __launch_bounds__, in the code object's metadata), for a
 # wave64 target and a wave32 one. The flags are make's own (make -n).
-amd_flags() { # GPU_ARCH: the hipcc command make would run, up to its -c
+amd_flags() { # GPU_ARCH: the hipcc command make would run, up to its -c, less its dependency file's flags
     local command
     command=$(make --no-print-directory -n -B HIP_PLATFORM=amd GPU_ARCH="$1" \
         "build/amd-$1/chapters/07-kernel-fusion/train.o" | grep 'hipcc' | tail -n 1)
-    echo "${command%% -c *}" | sed 's/^HIP_PLATFORM=amd //'
+    echo "${command%% -c *}" | sed 's/^HIP_PLATFORM=amd //; s/ -MMD -MP -MF [^ ]* -MT [^ ]*//'
 }
 @test "AMD gfx906 and gfx1030 (wave32): the host launches the block size the device code was built for" {
     make --no-print-directory hip-tools >/dev/null

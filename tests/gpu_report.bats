@@ -1,0 +1,183 @@
+#!/usr/bin/env bats
+# Issue 24: make gpu-report, make gpu-import and make gpu-bundle without a
+# GPU. On the CPU platform the report runs the whole sequence on a small
+# slice, the executor standing in for the GPU, and reports the GPU-only steps
+# (compute-sanitizer, ncu, PyTorch) as skipped; make gpu-import folds that
+# output into a copy of the tree. Nsight Compute's CSV is parsed from a
+# sample this file writes itself in the form NVIDIA documents for
+# `ncu --csv --page details` (docs.nvidia.com/nsight-compute/NsightComputeCli):
+# no real ncu output was available to copy.
+# Also here: -MMD -MP, a header change rebuilds only what includes it.
+
+load helpers
+
+setup_file() {
+    cd "$BATS_TEST_DIRNAME/.." || return 1
+    export REPORT="$BATS_FILE_TMPDIR/report"
+    # one report for the tests below: 200 images, 2 timed iterations, one tune set
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory gpu-report HIP_PLATFORM=cpu \
+        GPU_REPORT_DIR="$REPORT" DATASET_DIR="$DATASET_DIR" \
+        GPU_REPORT_ARGS="--limit 200 --iters 5 --repeats 1 --epochs 1 --sizes '1 63' --tune-sets 1:1:1 --budget 300" \
+        >"$BATS_FILE_TMPDIR/report.out" 2>&1 || echo "status $?" >>"$BATS_FILE_TMPDIR/report.out"
+}
+
+setup() {
+    cd "$BATS_TEST_DIRNAME/.." || return 1
+}
+
+@test "gpu-report on the CPU platform: every step runs or says why not, into six files" {
+    cat "$BATS_FILE_TMPDIR/report.out"
+    run grep -q '^status ' "$BATS_FILE_TMPDIR/report.out"
+    [ "$status" -eq 1 ]
+    [ "$(ls "$REPORT" | tr '\n' ' ')" = "compare.tsv env.tsv kernels.tsv log.txt ncu.tsv report.tsv " ]
+    # the steps in order, each ok or skipped with its reason
+    [ "$(cut -f 1 "$REPORT/report.tsv" | tr '\n' ' ')" = "step env build check sanitize compare tune ncu torch chapter09 " ]
+    for step in env build check compare tune chapter09; do
+        grep -q "^$step"$'\tok\t' "$REPORT/report.tsv" || { grep "^$step" "$REPORT/report.tsv"; return 1; }
+    done
+    grep -q $'^sanitize\tskipped\t0\tcompute-sanitizer is NVIDIA\'s; platform cpu$' "$REPORT/report.tsv"
+    grep -q $'^ncu\tskipped\t0\t' "$REPORT/report.tsv"
+    grep -q $'^torch\tskipped\t0\t' "$REPORT/report.tsv"
+    # the check ran every GPU chapter at both sizes
+    grep -q $'^check\tok\t[0-9]*\t18 of 18 chapter-and-size checks match' "$REPORT/report.tsv"
+    # compare.tsv: chapters 00-08 on 200 images; kernels.tsv: the GPU chapters' kernels
+    [ "$(awk -F '\t' 'NR > 1 && $4 == 200' "$REPORT/compare.tsv" | wc -l)" -eq 9 ]
+    grep -q $'^08-tuned-gfx906\tcpu\ttrain_step\t' "$REPORT/kernels.tsv"
+    grep -q $'^device\tthe CPU executor (HIP_PLATFORM=cpu), no GPU$' "$REPORT/env.tsv"
+    grep -q $'^date\t[0-9]\\{4\\}-[0-9][0-9]-[0-9][0-9]$' "$REPORT/env.tsv"
+    [ ! -s "$REPORT/ncu.tsv" ]
+}
+
+@test "gpu-report: nothing in its folder is overwritten; a bad option or a missing dataset is named" {
+    run common/scripts/gpu_report.sh "$REPORT" --platform cpu --build "$CPU_BUILD"
+    [ "$status" -eq 1 ]
+    [[ $output == *"$REPORT/report.tsv exists: give an empty or new folder (nothing is overwritten)"* ]]
+    run common/scripts/gpu_report.sh "$BATS_TEST_TMPDIR/new" --iters 0
+    [ "$status" -eq 1 ]
+    [[ $output == *"'0' is not a positive whole number"* ]]
+    run common/scripts/gpu_report.sh "$BATS_TEST_TMPDIR/new" --colour red
+    [ "$status" -eq 1 ]
+    [[ $output == *"unknown option '--colour'"* ]]
+    run common/scripts/gpu_report.sh "$BATS_TEST_TMPDIR/new" --dataset "$BATS_TEST_TMPDIR/nowhere"
+    [ "$status" -eq 1 ]
+    [[ $output == *"$BATS_TEST_TMPDIR/nowhere: no such folder (the four MNIST files go there: make gpu-bundle)"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/new" ]
+}
+
+@test "gpu-report: a failing step is recorded and the next one still runs; a step past its share is cut short" {
+    local fake=$BATS_TEST_TMPDIR/build
+    mkdir -p "$fake"
+    # chapter binaries that fail at once, except chapter 00's
+    for dir in chapters/[0-9][0-9]-*/; do
+        name=$(basename "$dir")
+        printf '#!/bin/sh\nexit 3\n' >"$fake/$name"
+        chmod +x "$fake/$name"
+    done
+    # chapter 09 fails its --check too, and its epochs take too long
+    printf '#!/bin/sh\ncase "$*" in *--check*) exit 3 ;; esac\nsleep 60\n' >"$fake/09-hidden-layer"
+    run env -u MAKEFLAGS common/scripts/gpu_report.sh "$BATS_TEST_TMPDIR/out" --platform cpu --build "$fake" \
+        --dataset "$DATASET_DIR" --limit 100 --iters 5 --repeats 1 --epochs 1 --sizes 1 --tune-sets 1:1:1 --budget 20
+    echo "$output"
+    [ "$status" -eq 1 ]
+    grep -q $'^check\tfailed\t' "$BATS_TEST_TMPDIR/out/report.tsv"
+    # later steps still ran or were cut short for time, each with a row
+    [ "$(cut -f 1 "$BATS_TEST_TMPDIR/out/report.tsv" | tail -n 1)" = chapter09 ]
+    grep -q $'^chapter09\tcut short\t' "$BATS_TEST_TMPDIR/out/report.tsv"
+}
+
+@test "gpu-import: refuses the executor's report unless asked; with --allow-executor folds it into a copy of the tree" {
+    local root=$BATS_TEST_TMPDIR/root
+    mkdir -p "$root"
+    git ls-files | tar -cf - -T - | tar -xf - -C "$root"
+    md5sum README.md chapters/*/README.md plots/compare.tsv common/cpu/README.md >"$BATS_TEST_TMPDIR/own.md5"
+    run common/scripts/gpu_import.sh "$REPORT" --root "$root"
+    [ "$status" -eq 1 ]
+    [[ $output == *"was made on the CPU platform: its times are the executor's, not a GPU's (--allow-executor"* ]]
+    run common/scripts/gpu_import.sh "$REPORT" --root "$root" --allow-executor
+    echo "$output"
+    [ "$status" -eq 0 ]
+    cmp "$REPORT/compare.tsv" "$root/plots/compare.tsv"
+    # the README's chapter table names the executor's times, with relative links
+    grep -q '^| \[03-shared-memory-tiles\](chapters/03-shared-memory-tiles/) |.* ms per iteration on HIP CPU executor' "$root/README.md"
+    # each chapter's measured part, between its markers, once
+    for readme in "$root"/chapters/0[1-8]-*/README.md; do
+        [ "$(grep -c '^<!-- gpu-measured:begin' "$readme")" -eq 1 ] || { echo "$readme"; return 1; }
+        grep -q '^- \*\*Executor, not a GPU\*\*' "$readme"
+        run grep -q 'not yet measured\|not measured on a GPU' "$readme"
+        [ "$status" -eq 1 ]
+    done
+    grep -q '^  the report.s --check: ok: 18 of 18' "$root/chapters/05-loop-unrolling/README.md"
+    grep -q '^No Nsight Compute counters in this report (skipped: ' "$root/common/cpu/README.md"
+    # a second import changes nothing
+    cp -r "$root" "$BATS_TEST_TMPDIR/before"
+    common/scripts/gpu_import.sh "$REPORT" --root "$root" --allow-executor >/dev/null
+    diff -r "$BATS_TEST_TMPDIR/before" "$root"
+    # the repository's own files were not touched
+    cmp "$BATS_TEST_TMPDIR/own.md5" <(md5sum README.md chapters/*/README.md plots/compare.tsv common/cpu/README.md)
+}
+
+# A sample in ncu's documented --csv --page details form: a program's own
+# output first, one row per launch and metric, a kernel name with commas in
+# quotes, a value with thousands separators, times in usecond and nsecond.
+ncu_sample() {
+    local head='"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"'
+    local k1='"forward_scores(const float *, const float *, float *, int)"' k2='"update(float *, const float *, float, int)"'
+    row() { printf '"%s","42","train","host",%s,"1","7","(256, 1, 1)","(60, 1, 1)","0","9.0","Command line profiler metrics","%s","%s","%s"\n' "$@"; }
+    echo "chapter 01-naive-gemm | platform nvidia"
+    echo "==PROF== Connected to process 42"
+    echo "$head"
+    row 0 "$k1" gpu__time_duration.sum usecond 1,500.00
+    row 0 "$k1" l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum sector 8,000
+    row 0 "$k1" l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum "" 1,000
+    row 0 "$k1" dram__bytes_read.sum Mbyte 2.50
+    row 0 "$k1" dram__bytes_write.sum Kbyte 500
+    row 0 "$k1" sm__warps_active.avg.pct_of_peak_sustained_active % 40
+    row 1 "$k2" gpu__time_duration.sum nsecond 4,000
+    row 1 "$k2" sm__warps_active.avg.pct_of_peak_sustained_active % 10
+    row 2 "$k1" gpu__time_duration.sum usecond 500
+    row 2 "$k1" l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum sector 2,000
+    row 2 "$k1" l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum "" 1,000
+    row 2 "$k1" sm__warps_active.avg.pct_of_peak_sustained_active % 60
+}
+
+@test "ncu_table.awk: per kernel from ncu's documented CSV form, worked by hand (a sample this test writes)" {
+    ncu_sample >"$BATS_TEST_TMPDIR/ncu.csv"
+    run awk -v chapter=01-naive-gemm -f common/scripts/ncu_table.awk "$BATS_TEST_TMPDIR/ncu.csv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = $'chapter\tkernel\tlaunches\tms\tsectors_per_request\tshared_bank_conflicts\tatomic_requests\tdram_bytes\tachieved_occupancy_pct' ]
+    # forward_scores: 2 launches, 1.5 + 0.5 ms, (8000 + 2000) / (1000 + 1000) = 5 sectors a request,
+    # 2.5 MB + 500 kB = 3,000,000 bytes, occupancy (40 + 60) / 2 = 50%; no bank-conflict or atomic metric: -
+    [ "${lines[1]}" = $'01-naive-gemm\tforward_scores\t2\t2.000000\t5.00\t-\t-\t3000000\t50.0' ]
+    # update: 4,000 ns = 0.004 ms, no load metric: -
+    [ "${lines[2]}" = $'01-naive-gemm\tupdate\t1\t0.004000\t-\t-\t-\t-\t10.0' ]
+    # no header: an error that names what it looked for
+    run awk -v chapter=x -f common/scripts/ncu_table.awk <(echo "==PROF== nothing profiled")
+    [ "$status" -eq 1 ]
+    [[ $output == *'no ncu --csv header ("Kernel Name", "Metric Name", "Metric Value")'* ]]
+}
+
+@test "gpu-bundle lists the four dataset files to carry; the PyTorch baseline compiles and says so without torch" {
+    run make --no-print-directory gpu-bundle DATASET_DIR="$DATASET_DIR"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c "^  $DATASET_DIR/.*-ubyte .* verified$" <<<"$output")" -eq 4 ]
+    [[ $output == *'carry: ["'"$DATASET_DIR"'/train-images-idx3-ubyte", '* ]]
+    python3 -m py_compile common/scripts/torch_baseline.py
+    if ! python3 -c 'import torch' 2>/dev/null; then
+        run python3 common/scripts/torch_baseline.py --dataset "$DATASET_DIR" --out "$BATS_TEST_TMPDIR/t.tsv"
+        [ "$status" -eq 1 ]
+        [[ $output == *"torch_baseline: python3 has no torch"* ]]
+    fi
+}
+
+@test "-MMD -MP: a header change rebuilds the objects that include it, and no others" {
+    plain_make -s "$CPU_BUILD/libhost.a" >/dev/null
+    run plain_make -n -W common/host/idx.h "$CPU_BUILD/libhost.a"
+    [ "$status" -eq 0 ]
+    [ "$(grep -oE ' -c common/[^ ]+' <<<"$output" | sort | tr '\n' ' ')" = " -c common/host/idx.c  -c common/host/mnist.c " ]
+    run plain_make -n -W common/linear/model.h "$CPU_BUILD/libhost.a"
+    grep -q ' -c common/linear/model.c' <<<"$output"
+    run grep -q ' -c common/host/idx.c' <<<"$output"
+    [ "$status" -eq 1 ]
+}
