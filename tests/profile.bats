@@ -123,7 +123,7 @@ counter() {
 # required_packages ARG...: the Debian packages `make -n ARG...` would ask
 # common/scripts/require.sh for (make -n runs the sub-makes, which print theirs).
 required_packages() {
-    plain_make -n HIP_PLATFORM=cpu "$@" | sed -n 's|^common/require\.sh ||p' | tr ' ' '\n' | sort -u | tr '\n' ' '
+    plain_make -n HIP_PLATFORM=cpu "$@" | sed -n 's|^common/scripts/require\.sh ||p' | tr ' ' '\n' | sort -u | tr '\n' ' '
 }
 
 # Issue 22: make profile-1 ran apt-get for libcmocka-dev, which only the tests use.

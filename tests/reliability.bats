@@ -162,7 +162,7 @@ need_broken() {
 }
 
 @test "every HIP runtime call in chapters/ and common/ is checked, every launch followed by HIP_CHECK_LAUNCH" {
-    run awk "$HIP_CALL_CHECK" chapters/*/train.hip common/*.hip tests/broken_kernel.hip
+    run awk "$HIP_CALL_CHECK" chapters/*/train.hip common/*/*.hip tests/broken_kernel.hip
     echo "$output"
     [ "$status" -eq 0 ]
 }
