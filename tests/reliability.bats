@@ -60,7 +60,7 @@ HIP_CALL_CHECK='
             before = substr(rest, 1, RSTART - 1)
             rest = substr(rest, RSTART + RLENGTH)
             if (call == "hipLaunchKernelGGL" || call == "hipGetErrorString" || call == "hipGetErrorName") continue
-            if (call == "hipMalloc" && FILENAME !~ /common\/gpu_runtime\.hip$/) { fail("hipMalloc: use gpu_alloc, which names the buffer when it fails"); continue }
+            if (call == "hipMalloc" && FILENAME !~ /common\/gpu\/gpu_runtime\.hip$/) { fail("hipMalloc: use gpu_alloc, which names the buffer when it fails"); continue }
             if (before ~ /HIP_CHECK\([ \t]*$/) continue
             if (before ~ /hipError_t[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*$/) continue
             fail(call " is not checked: wrap it in HIP_CHECK()")
