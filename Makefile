@@ -104,8 +104,10 @@ HIPCCFLAGS := -O3 -std=c++17 --offload-arch=$(GPU_ARCH) -DHIP_WAVE_SIZE=$(AMD_WA
 NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -Xcompiler -Wall
 # common/'s folders on the include path (common/include_dirs: the one list, the scripts read it too)
 COMMON_INCLUDES := $(addprefix -I,$(file < common/include_dirs))
-# Each object's own header dependencies (-MMD -MP, into OBJECT.dep beside it; read at the end)
-DEPFLAGS = -MMD -MP -MF $@.dep -MT $@
+# Each object's own header dependencies (-MMD -MP, into OBJECT.dep beside it; read at the end),
+# written under another name and renamed once whole: a make run beside a compile never reads half of one
+DEPFLAGS = -MMD -MP -MF $@.dep.tmp -MT $@
+DEP_COMMIT = mv -f $@.dep.tmp $@.dep
 EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu $(COMMON_INCLUDES)
 CPU_BUILD := build/cpu$(WAVE_SUFFIX)$(SAN_SUFFIX)
 TRACE_BUILD := build/trace$(WAVE_SUFFIX)
@@ -161,26 +163,26 @@ $(REFERENCES): $(BUILD)/%-reference: $(BUILD)/chapters/%/reference.o $(HOST_LIB)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 $(BUILD)/%.o: %.hip | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) $(if $(filter chapters/%,$<),$(INSTRUMENT)) -c $< -o $@
+	$(HIP_COMPILE) $(DEPFLAGS) $(if $(filter chapters/%,$<),$(INSTRUMENT)) -c $< -o $@ && $(DEP_COMMIT)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)
 $(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c common/*/*.c) common/cpu/model/model.c)
 	$(AR) rcs $@ $^
 $(BUILD)/reference_step.o: chapters/00-cpu-reference/train.c # without its main, for --check
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) -DCPU_REFERENCE_STEP_ONLY $(COMMON_INCLUDES) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -DCPU_REFERENCE_STEP_ONLY $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)
 GENERATED := build/generated/chapters
 $(DERIVED:%=$(GENERATED)/%/train.hip): $(GENERATED)/%/train.hip: common/scripts/derive_chapter.sh $(wildcard chapters/*/train.hip) tests/broken_kernel.hip
 	bash common/scripts/derive_chapter.sh $* $@
 $(BUILD)/chapters/%.o: $(GENERATED)/%.hip | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@
+	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@ && $(DEP_COMMIT)
 EXECUTOR_PARTS = $(foreach file,$(filter %.cpp,$^),$(@D)/executor-$(notdir $(file:.cpp=.o)))
 $(BUILD)/executor.o: common/cpu/hipcpu.cpp $(if $(TRACE),$(wildcard common/cpu/trace/trace*.cpp)) $(wildcard common/cpu/fiber_$(shell uname -m).S)
 	@mkdir -p $(@D)
-	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -MMD -MP -MF $@.$(notdir $(file)).dep -MT $@ -c $(file) \
-	  -o $(@D)/executor-$(notdir $(file:.cpp=.o)) &&) true
+	$(foreach file,$(filter %.cpp,$^),$(HIP_COMPILE) -MMD -MP -MF $@.$(notdir $(file)).dep.tmp -MT $@ -c $(file) \
+	  -o $(@D)/executor-$(notdir $(file:.cpp=.o)) && mv -f $@.$(notdir $(file)).dep.tmp $@.$(notdir $(file)).dep &&) true
 	$(foreach file,$(filter %.S,$^),$(CC) $(SAN_FLAGS) -c $(file) -o $(@D)/fiber.o)
 	ld -r $(EXECUTOR_PARTS) $(if $(filter %.S,$^),$(@D)/fiber.o) -o $@
 
@@ -276,9 +278,11 @@ profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its c
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/trace/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+# No dependency file here: a learner's FILE may be a temporary one, and a .dep naming it
+# would stop the next make once it is gone.
 $(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) | clang-tools
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
+	$(HIP_COMPILE) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 validate-model: $(TIMEMODEL) ## the time model against published times of outside kernels (common/cpu/model/validation/)
 	-@$(MAKE) --no-print-directory hip-tools
@@ -345,21 +349,21 @@ tune: dataset ## time chapter 08's tunable sizes, print the best (on the executo
 TEST_BUILD := build/tests$(SAN_SUFFIX)
 $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@ && $(DEP_COMMIT)
 COMPARE_TOOLS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/compare_*.c))
 $(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) # the checks' tools (make tune's too): no cmocka
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@ && $(DEP_COMMIT)
 $(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools $(PLATFORM_TOOLS) # the executor's (and trace build's)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@.o
+	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@.o && $(DEP_COMMIT)
 	$(HIP_LINK) $@.o $(EXECUTOR) -lcmocka $(LDLIBS) -o $@
 
 # libFuzzer on the loaders, always with ASan and UBSan (tests/fuzz.sh: its work folders)
 FUZZER := build/tests/fuzz_loader
 $(FUZZER): tests/fuzz_loader.c common/host/idx.c common/host/mnist.c common/host/errors.c | clang-tools
 	@mkdir -p $(@D)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(DEPFLAGS) $(COMMON_INCLUDES) $(filter %.c,$^) -o $@
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(DEPFLAGS) $(COMMON_INCLUDES) $(filter %.c,$^) -o $@ && $(DEP_COMMIT)
 fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict line, the log in FUZZ_LOG
 	@bash tests/fuzz.sh $(FUZZER) '$(FUZZ_SECONDS)' $(FUZZ_LOG) build/fuzz_crashes build/fuzz_work tests/fuzz_corpus
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# test-lane: shared-build
 # Every GPU chapter compiles for the tuning target (gfx906, with zero register
 # spills) and for NVIDIA (sm_90 with nvcc, when nvcc is installed), so that
 # breakage shows on machines without either GPU.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# test-lane: shared-build
 # Issue 24: make gpu-report, make gpu-import and make gpu-bundle without a
 # GPU. On the CPU platform the report runs the whole sequence on a small
 # slice, the executor standing in for the GPU, and reports the GPU-only steps
@@ -14,8 +15,9 @@ load helpers
 setup_file() {
     cd "$BATS_TEST_DIRNAME/.." || return 1
     export REPORT="$BATS_FILE_TMPDIR/report"
-    # one report for the tests below: 200 images, 2 timed iterations, one tune set
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory gpu-report HIP_PLATFORM=cpu \
+    # one report for the tests below: 200 images, 2 timed iterations, one tune set; a
+    # reader's build (no SANITIZE: the report's flow is under test, not the host code)
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE make --no-print-directory gpu-report HIP_PLATFORM=cpu \
         GPU_REPORT_DIR="$REPORT" DATASET_DIR="$DATASET_DIR" \
         GPU_REPORT_ARGS="--limit 200 --iters 5 --repeats 1 --epochs 1 --sizes '1 63' --tune-sets 1:1:1 --budget 300" \
         >"$BATS_FILE_TMPDIR/report.out" 2>&1 || echo "status $?" >>"$BATS_FILE_TMPDIR/report.out"
@@ -75,8 +77,8 @@ setup() {
     done
     # chapter 09 fails its --check too, and its epochs take too long
     printf '#!/bin/sh\ncase "$*" in *--check*) exit 3 ;; esac\nsleep 60\n' >"$fake/09-hidden-layer"
-    run env -u MAKEFLAGS common/scripts/gpu_report.sh "$BATS_TEST_TMPDIR/out" --platform cpu --build "$fake" \
-        --dataset "$DATASET_DIR" --limit 100 --iters 5 --repeats 1 --epochs 1 --sizes 1 --tune-sets 1:1:1 --budget 20
+    run env -u MAKEFLAGS -u SANITIZE common/scripts/gpu_report.sh "$BATS_TEST_TMPDIR/out" --platform cpu --build "$fake" \
+        --dataset "$DATASET_DIR" --limit 100 --iters 5 --repeats 1 --epochs 1 --sizes 1 --tune-sets 1:1:1 --budget 10
     echo "$output"
     [ "$status" -eq 1 ]
     grep -q $'^check\tfailed\t' "$BATS_TEST_TMPDIR/out/report.tsv"
@@ -172,11 +174,12 @@ ncu_sample() {
 }
 
 @test "-MMD -MP: a header change rebuilds the objects that include it, and no others" {
-    plain_make -s "$CPU_BUILD/libhost.a" >/dev/null
-    run plain_make -n -W common/host/idx.h "$CPU_BUILD/libhost.a"
+    # a reader's build (plain_make: no SANITIZE), build/cpu
+    plain_make -s HIP_PLATFORM=cpu build/cpu/libhost.a >/dev/null
+    run plain_make -n -W common/host/idx.h HIP_PLATFORM=cpu build/cpu/libhost.a
     [ "$status" -eq 0 ]
     [ "$(grep -oE ' -c common/[^ ]+' <<<"$output" | sort | tr '\n' ' ')" = " -c common/host/idx.c  -c common/host/mnist.c " ]
-    run plain_make -n -W common/linear/model.h "$CPU_BUILD/libhost.a"
+    run plain_make -n -W common/linear/model.h HIP_PLATFORM=cpu build/cpu/libhost.a
     grep -q ' -c common/linear/model.c' <<<"$output"
     run grep -q ' -c common/host/idx.c' <<<"$output"
     [ "$status" -eq 1 ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# test-lane: shared-build
 # The time model on real inputs (common/cpu/model/README.md; its arithmetic,
 # term by term, is tests/test_timemodel.c): the compiled-code facts of a
 # hand-written assembly, the model's reading of chapters 01, 03, 04, 05 and

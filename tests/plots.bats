@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# test-lane: shared-build
 # The charts: every gnuplot script in plots/ draws a valid picture of the
 # expected size from small sample files; plots/compare.sh aggregates repeats
 # and stops at a failing chapter; plots/weights.sh draws a weights file and

@@ -44,9 +44,35 @@ run_tap test_executor_wave32 "$wave32_build/tests/test_executor"
 for program in build/trace/tests/test_trace build/trace-wave32/tests/test_trace; do
     run_tap "$program" "$program"
 done
+# The bats files, in lanes side by side (TEST_JOBS lanes, default 2; 1: one
+# after another). A file whose header has a line "# test-lane: NAME" runs in
+# lane NAME, after the others of that lane: they write the same outputs
+# (make profile-N, make compare, make tune, make resources), so never at the
+# same time. The rest share the lanes left. Each file's TAP is kept and
+# reported in file order once all have run.
+lanes=$(mktemp -d "${TMPDIR:-/tmp}/lanes.XXXXXX")
+jobs=${TEST_JOBS:-2}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a whole number, 1 or more, got '$jobs'" >&2; exit 2; }
+declare -A lane_files=()
+free_lane=0
 for file in tests/*.bats; do
-    run_tap "$(basename "$file")" bats --tap --timing "$file"
+    lane=$(sed -n 's/^# test-lane: *\([a-z0-9-]*\)$/\1/p' "$file" | head -n 1)
+    if [ -z "$lane" ]; then
+        # an unnamed lane, round robin over the ones left
+        lane=free$((free_lane % (jobs > 1 ? jobs - 1 : 1)))
+        free_lane=$((free_lane + 1))
+    fi
+    [ "$jobs" -gt 1 ] || lane=one
+    lane_files[$lane]+="$file "
 done
+for lane in "${!lane_files[@]}"; do
+    (for file in ${lane_files[$lane]}; do capture_tap "$lanes" "$(basename "$file")" bats --tap --timing "$file"; done) &
+done
+wait
+for file in tests/*.bats; do
+    report_tap "$lanes" "$(basename "$file")"
+done
+rm -rf "$lanes"
 
 # One TAP test: no sanitizer report was written while the tests above ran.
 sanitizer_reports() {

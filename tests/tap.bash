@@ -39,13 +39,32 @@ tap_line() {
 # file_times ("MS NAME"), and each test's that says it (bats --timing: "...
 # in 12ms") to test_times ("MS NAME: TEST"), for report_times.
 run_tap() {
-    local name=$1
-    shift
-    echo "# --- $name"
-    local output status=0 start
+    local dir
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/tap.XXXXXX")
+    capture_tap "$dir" "$@"
+    report_tap "$dir" "$1"
+    rm -rf "$dir"
+}
+
+# capture_tap DIR NAME COMMAND...: runs a TAP producer, keeping its output,
+# exit status and milliseconds in DIR/NAME.out, .status and .ms, so that
+# producers can run side by side and be reported in order (report_tap).
+capture_tap() {
+    local dir=$1 name=$2 start status=0
+    shift 2
     start=$(date +%s%N)
-    output=$("$@" 2>&1) || status=$?
-    file_times+=("$((($(date +%s%N) - start) / 1000000)) $name")
+    "$@" >"$dir/$name.out" 2>&1 || status=$?
+    echo "$status" >"$dir/$name.status"
+    echo "$((($(date +%s%N) - start) / 1000000))" >"$dir/$name.ms"
+}
+
+# report_tap DIR NAME: what run_tap does with a producer capture_tap ran.
+report_tap() {
+    local dir=$1 name=$2
+    echo "# --- $name"
+    local status ms
+    status=$(cat "$dir/$name.status") ms=$(cat "$dir/$name.ms")
+    file_times+=("$ms $name")
     local p=0 f=0 s=0 line
     while IFS= read -r line; do
         tap_line "$line"
@@ -57,7 +76,7 @@ run_tap() {
         fail) f=$((f + 1)); failures+=("$name: ${TAP_LINE#not ok }") ;;
         skip) s=$((s + 1)); skips+=("$name: ${TAP_LINE#ok }") ;;
         esac
-    done <<<"$output"
+    done <"$dir/$name.out"
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1
         failures+=("$name: exited with status $status without reporting a failed test")

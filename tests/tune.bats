@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# test-lane: shared-build
 # make tune (chapters/08-tuned-gfx906/tune.sh) on the CPU executor: one set,
 # few images, and the number of timed iterations it reports; too few timed
 # iterations refused before anything is timed.
