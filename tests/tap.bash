@@ -47,23 +47,26 @@ run_tap() {
 }
 
 # capture_tap DIR NAME COMMAND...: runs a TAP producer, keeping its output,
-# exit status and milliseconds in DIR/NAME.out, .status and .ms, so that
+# exit status and milliseconds in DIR/NAME.out, .status and .ms (a / in NAME
+# becomes _), so that
 # producers can run side by side and be reported in order (report_tap).
 capture_tap() {
-    local dir=$1 name=$2 start status=0
+    local dir=$1 name=$2 start status=0 file
     shift 2
+    file=$dir/${name//\//_}
     start=$(date +%s%N)
-    "$@" >"$dir/$name.out" 2>&1 || status=$?
-    echo "$status" >"$dir/$name.status"
-    echo "$((($(date +%s%N) - start) / 1000000))" >"$dir/$name.ms"
+    "$@" >"$file.out" 2>&1 || status=$?
+    echo "$status" >"$file.status"
+    echo "$((($(date +%s%N) - start) / 1000000))" >"$file.ms"
 }
 
 # report_tap DIR NAME: what run_tap does with a producer capture_tap ran.
 report_tap() {
-    local dir=$1 name=$2
+    local dir=$1 name=$2 file
+    file=$dir/${name//\//_}
     echo "# --- $name"
     local status ms
-    status=$(cat "$dir/$name.status") ms=$(cat "$dir/$name.ms")
+    status=$(cat "$file.status") ms=$(cat "$file.ms")
     file_times+=("$ms $name")
     local p=0 f=0 s=0 line
     while IFS= read -r line; do
@@ -76,7 +79,7 @@ report_tap() {
         fail) f=$((f + 1)); failures+=("$name: ${TAP_LINE#not ok }") ;;
         skip) s=$((s + 1)); skips+=("$name: ${TAP_LINE#ok }") ;;
         esac
-    done <"$dir/$name.out"
+    done <"$file.out"
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1
         failures+=("$name: exited with status $status without reporting a failed test")

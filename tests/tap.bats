@@ -81,3 +81,13 @@ kind_of() {
     [ "${lines[2]}" = "# time per file (ms):" ]
     [ "${#lines[@]}" -eq 4 ]
 }
+
+@test "run_tap: a producer named by its path (build/trace/tests/test_trace) is kept and reported" {
+    passed=0 failed=0 skipped=0 failures=() skips=() file_times=() test_times=()
+    pathy() { printf '%s\n' '1..1' 'ok 1 first'; }
+    run_tap build/trace/tests/test_trace pathy >"$BATS_TEST_TMPDIR/out"
+    cat "$BATS_TEST_TMPDIR/out"
+    [ "$passed" -eq 1 ]
+    [ "$failed" -eq 0 ]
+    grep -qx '# --- build/trace/tests/test_trace' "$BATS_TEST_TMPDIR/out"
+}
