@@ -1,5 +1,4 @@
 #!/usr/bin/env bats
-# test-lane: shared-build
 # The executor's race checks (make racecheck-N; common/cpu/README.md): every
 # GPU chapter's trace build, 2 iterations on 1,037 images, at wave 64 and at
 # wave 32, must finish with no race and no uninitialised shared-memory read.
