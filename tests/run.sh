@@ -44,29 +44,48 @@ run_tap test_executor_wave32 "$wave32_build/tests/test_executor"
 for program in build/trace/tests/test_trace build/trace-wave32/tests/test_trace; do
     run_tap "$program" "$program"
 done
-# The bats files, in lanes side by side (TEST_JOBS lanes, default 2; 1: one
-# after another). A file whose header has a line "# test-lane: NAME" runs in
-# lane NAME, after the others of that lane: they write the same outputs
+# The bats files, TEST_JOBS at a time (default 2; 1: one after another). A
+# file whose header has a line "# test-lane: NAME" runs in lane NAME, one
+# after another with the others of that lane: they write the same outputs
 # (make profile-N, make compare, make tune, make resources), so never at the
-# same time. The rest share the lanes left. Each file's TAP is kept and
+# same time. Each worker runs the lanes given to it, then takes the other
+# files one by one from a queue until none is left, so the workers end
+# together however long each file takes. Each file's TAP is kept and
 # reported in file order once all have run.
 lanes=$(mktemp -d "${TMPDIR:-/tmp}/lanes.XXXXXX")
 jobs=${TEST_JOBS:-2}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a whole number, 1 or more, got '$jobs'" >&2; exit 2; }
 declare -A lane_files=()
-free_lane=0
+named=()
+: >"$lanes/queue"
 for file in tests/*.bats; do
     lane=$(sed -n 's/^# test-lane: *\([a-z0-9-]*\)$/\1/p' "$file" | head -n 1)
-    if [ -z "$lane" ]; then
-        # an unnamed lane, round robin over the ones left
-        lane=free$((free_lane % (jobs > 1 ? jobs - 1 : 1)))
-        free_lane=$((free_lane + 1))
+    if [ -n "$lane" ]; then
+        [ -n "${lane_files[$lane]:-}" ] || named+=("$lane")
+        lane_files[$lane]+="$file "
+    else
+        echo "$file" >>"$lanes/queue"
     fi
-    [ "$jobs" -gt 1 ] || lane=one
-    lane_files[$lane]+="$file "
 done
-for lane in "${!lane_files[@]}"; do
-    (for file in ${lane_files[$lane]}; do capture_tap "$lanes" "$(basename "$file")" bats --tap --timing "$file"; done) &
+# next_queued: the next file of the queue, taken under a lock; nothing when it is empty.
+next_queued() {
+    flock "$lanes/queue.lock" sh -c 'head -n 1 "$1" && sed -i 1d "$1"' sh "$lanes/queue"
+}
+# worker FILE...: these in order, then files from the queue until none is left.
+worker() {
+    local file
+    for file in "$@"; do capture_tap "$lanes" "$(basename "$file")" bats --tap --timing "$file"; done
+    while file=$(next_queued) && [ -n "$file" ]; do
+        capture_tap "$lanes" "$(basename "$file")" bats --tap --timing "$file"
+    done
+}
+for ((w = 0; w < jobs; w++)); do
+    mine=()
+    for ((l = w; l < ${#named[@]}; l += jobs)); do
+        # shellcheck disable=SC2206 # a lane's files: paths without spaces
+        mine+=(${lane_files[${named[l]}]})
+    done
+    worker ${mine[@]+"${mine[@]}"} &
 done
 wait
 for file in tests/*.bats; do
