@@ -330,7 +330,7 @@ readme-table: ## rewrite README_FILE's chapter and counter tables (between their
 
 # ---- The day a GPU is lent (README.md, "On a GPU machine"): one command there, one here
 .PHONY: gpu-report gpu-import gpu-bundle
-gpu-report: ## on a GPU machine: every GPU measurement in one run of about 9 minutes, into GPU_REPORT_DIR
+gpu-report: ## on a GPU machine: every GPU measurement in one run within a 9-minute budget, into GPU_REPORT_DIR
 	@bash common/scripts/gpu_report.sh $(GPU_REPORT_DIR) --platform $(HIP_PLATFORM) --build $(BUILD) \
 	  --dataset $(DATASET_DIR) $(GPU_REPORT_ARGS)
 gpu-import: ## fold a make gpu-report folder (DIR=) into plots/, README.md, the chapter and model READMEs

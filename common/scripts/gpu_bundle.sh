@@ -24,5 +24,5 @@ for file in "${files[@]}"; do
     fi
 done
 printf 'carry: ["%s"]\n' "$(printf '%s", "' "${files[@]/#/$dataset/}" | sed 's/", "$//')"
-echo "then, on the GPU machine: make gpu-report (about 9 minutes; GPU_REPORT_DIR=$(printf '%s' build/gpu-report)), and here: make gpu-import DIR=<its folder>"
+echo "then, on the GPU machine: make gpu-report (a 9-minute budget; GPU_REPORT_DIR=$(printf '%s' build/gpu-report)), and here: make gpu-import DIR=<its folder>"
 exit $missing

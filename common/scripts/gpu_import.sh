@@ -58,11 +58,12 @@ replace() {
 # replaced by $work/block; when FILE has none, they go in after the line
 # matching the awk pattern AFTER (or at the end).
 between() {
-    local file=$1 begin=$2 end=$3 after=${4:-}
-    ! grep -q '^<!-- gpu-measured:begin' "$file" || after='' # the markers are there: only between them
-    awk -v begin="$begin" -v end="$end" -v after="$after" -v block="$work/block" '
+    local file=$1 begin=$2 end=$3 after=${4:-} prefix
+    prefix=${begin%% (*} # the marker without its note: "<!-- gpu-measured:begin"
+    ! grep -qF "$prefix" "$file" || after='' # the markers are there: only between them
+    awk -v begin="$begin" -v prefix="$prefix" -v end="$end" -v after="$after" -v block="$work/block" '
         function emit(   line) { print begin; while ((getline line < block) > 0) print line; close(block); print end }
-        index($0, "<!-- gpu-measured:begin") == 1 { emit(); skipping = 1; done = 1; next }
+        index($0, prefix) == 1 { emit(); skipping = 1; done = 1; next }
         skipping && index($0, end) == 1 { skipping = 0; next }
         skipping { next }
         { print }
