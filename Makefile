@@ -145,11 +145,11 @@ endif
 # Unless named here, a chapter is a GPU chapter of the linear model: the linear harness, with
 # chapter 00's training step for --check; ITERS iterations at LR.
 HOST_LIB := $(BUILD)/libhost.a
-GPU_RUNTIME = $(BUILD)/common/gpu/gpu_runtime.o $(EXECUTOR)
-HARNESS = $(BUILD)/common/linear/gpu_trainer.o $(GPU_RUNTIME) $(BUILD)/reference_step.o
+GPU_HARNESS = $(BUILD)/common/gpu/harness.o $(BUILD)/common/gpu/gpu_runtime.o $(EXECUTOR) # main(), for either model
+HARNESS = $(BUILD)/common/linear/gpu_trainer.o $(GPU_HARNESS) $(BUILD)/reference_step.o
 HARNESS_00-cpu-reference := # plain C on every platform, linked by the C compiler
 LINK_00-cpu-reference = $(CC) $(CFLAGS)
-HARNESS_09-hidden-layer = $(BUILD)/common/mlp/mlp_trainer.o $(GPU_RUNTIME) # the MLP extension: epochs, its own LR
+HARNESS_09-hidden-layer = $(BUILD)/common/mlp/mlp_trainer.o $(GPU_HARNESS) # the MLP extension: epochs, its own LR
 RUN_ARGS_09-hidden-layer = $(or $(EPOCHS),$(if $(ON_EXECUTOR),2,10)) $(LR)
 PROFILE_ARGS_09-hidden-layer := --train-limit 1000 # make profile-9: a traced epoch of 60,000 images takes minutes
 harness = $(if $(filter undefined,$(origin HARNESS_$(1))),$(HARNESS),$(HARNESS_$(1)))

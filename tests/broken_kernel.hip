@@ -1,7 +1,8 @@
 /* A deliberately broken chapter, for tests/reliability.bats.
  *
- * It is linked with the GPU harness exactly like a chapter (common/
- * gpu_trainer.hip supplies main, the command line, the data and the checks),
+ * It is linked with the GPU harness exactly like a chapter (common/gpu/
+ * harness.hip supplies main, with common/linear/gpu_trainer.hip the command
+ * line, the data and the checks),
  * and `make test` always builds it for the CPU executor with ASan and UBSan,
  * whatever SANITIZE says, as build/cpu-san/broken_kernel:
  *

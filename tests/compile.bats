@@ -28,8 +28,10 @@ load helpers
         "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c "$source" \
             -o "$BATS_TEST_TMPDIR/chapter.o"
     done
-    "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/linear/gpu_trainer.hip \
-        -o "$BATS_TEST_TMPDIR/trainer.o"
+    for source in common/gpu/harness.hip common/linear/gpu_trainer.hip; do
+        "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c "$source" \
+            -o "$BATS_TEST_TMPDIR/harness.o"
+    done
     "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c common/gpu/gpu_runtime.hip \
         -o "$BATS_TEST_TMPDIR/runtime.o"
 }

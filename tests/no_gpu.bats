@@ -3,8 +3,9 @@
 # nvidia make chapter-1): the trainer says that no GPU of that kind is
 # visible and how to use the CPU executor, with status 1, instead of the
 # runtime's "hipErrorInvalidDevice" or "CUDA driver version is insufficient
-# for CUDA runtime version". Both harnesses (chapter 01's and chapter 09's)
-# open the device through common/gpu/gpu_runtime.h. Skipped where the compiler is
+# for CUDA runtime version". The harness (chapter 01's and chapter 09's,
+# with each model's harness file) opens the device through
+# common/gpu/gpu_runtime.h. Skipped where the compiler is
 # missing or the GPU is there. From a clean build/, the two builds took 12 s
 # (AMD) and a few seconds (NVIDIA) on the 2-core development machine.
 # HIP_PLATFORM in the environment, on a fresh clone, reaches chapter-N's

@@ -11,7 +11,7 @@ BROKEN="${BROKEN_KERNEL_BINARY:-build/cpu-san/broken_kernel}"
 
 # The static check of HIP calls (an awk program; mawk will do): a runtime
 # call must be inside HIP_CHECK( or assign a hipError_t that the code then
-# tests (the runtime's own checks); only gpu_alloc, in the harnesses'
+# tests (the runtime's own checks); only gpu_alloc, in the harness's
 # runtime common/gpu/gpu_runtime.hip, may call hipMalloc (it names the buffer); hipGetErrorString and hipGetErrorName cannot fail; every
 # hipLaunchKernelGGL must be followed by HIP_CHECK_LAUNCH of the same kernel
 # before the next launch or the end of the function.

@@ -1,7 +1,7 @@
-/* The GPU runtime both harnesses (gpu_trainer.hip and mlp_trainer.hip) sit
- * on, defined once in gpu_runtime.hip: the platform's name and wave size,
- * checked runtime calls and launches, device allocations and uploads, and
- * opening the device.
+/* The GPU runtime the harness (harness.hip) and the models' harness files
+ * (gpu_trainer.hip, mlp_trainer.hip) sit on, defined once in
+ * gpu_runtime.hip: the platform's name and wave size, checked runtime calls
+ * and launches, device allocations and uploads, and opening the device.
  *
  * With no GPU of the build's kind, the runtime's first call fails with a
  * message about drivers ("CUDA driver version is insufficient for CUDA

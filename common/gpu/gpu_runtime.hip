@@ -1,4 +1,4 @@
-/* The GPU runtime of both harnesses (see gpu_runtime.h). Compiled per
+/* The GPU runtime of the harness (see gpu_runtime.h). Compiled per
  * platform by the same compiler as the chapters: hipcc, nvcc, or the C++
  * compiler with the CPU executor's headers. */
 #include "gpu_runtime.h"

@@ -11,7 +11,7 @@
  * so an event is the host's wall clock: the table is how long the executor
  * took, labelled so, not a GPU time.
  *
- * Included by the GPU harnesses only (gpu_trainer.hip, mlp_trainer.hip). */
+ * Included by the GPU harness only (harness.hip). */
 #ifndef COMMON_KERNEL_TIMES_H
 #define COMMON_KERNEL_TIMES_H
 

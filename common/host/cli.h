@@ -61,7 +61,7 @@ typedef struct {
  * it first thing in main. */
 void cli_set_chapter(cli_chapter *chapter);
 
-/* Called by the GPU harnesses before cli_parse: their trainers launch
+/* Called by the GPU harness before cli_parse: its trainers launch
  * kernels, so --kernel-times means something there. Elsewhere it is an
  * error that says why. */
 void cli_enable_kernel_times(void);

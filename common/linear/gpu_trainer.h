@@ -1,11 +1,13 @@
-/* The GPU trainer harness: everything a GPU chapter shares, so that a
- * chapter's train.hip holds only its kernels and its training step.
+/* What a GPU chapter of the linear model is written against, so that its
+ * train.hip holds only its kernels and its training step.
  *
- * The harness parses the command line, loads the data, builds the layouts the
- * chapter asks for, uploads them, initialises W (the same values on every
- * platform), runs the iterations through chapter_iteration(), times each one
- * with events, copies back the loss and accuracy that the chapter's kernels
- * recorded on the device, evaluates the final W on the host and reports. */
+ * The one GPU harness (common/gpu/harness.h) parses the command line, loads
+ * the data, opens the device and times the iterations; this model's harness
+ * file (gpu_trainer.hip) builds the layouts the chapter asks for, uploads
+ * them, initialises W (the same values on every platform), and calls the
+ * chapter's hooks below: chapter_iteration() once per iteration. The loss and
+ * accuracy the chapter's kernels record on the device are read back, and the
+ * final W evaluated on the host and reported. */
 #ifndef COMMON_GPU_TRAINER_H
 #define COMMON_GPU_TRAINER_H
 
@@ -14,7 +16,7 @@
 #include <stdlib.h>
 
 #include "errors.h"
-#include "gpu_runtime.h" /* WAVE_SIZE, HIP_CHECK, HIP_CHECK_LAUNCH, gpu_alloc, ... */
+#include "harness.h"     /* chapter_name; WAVE_SIZE, HIP_CHECK, HIP_CHECK_LAUNCH, gpu_alloc, ... */
 #include "model.h"
 
 /* Which copies of the training data a chapter wants on the device. */
@@ -35,18 +37,19 @@ typedef struct {
     const uint8_t *pixels;  /* NEEDS_PIXELS, else NULL */
     const uint8_t *labels;  /* images, each 0..9 */
     float *w;               /* 10 x 785, initialised */
-    /* Per-iteration records, zeroed before training. Iteration t adds into
-     * loss_sum[t] the sum of squared residuals and into correct[t] the number
-     * of right predictions, both at the weights before its update. */
+    /* Records, zeroed before training, set before each chapter_iteration(p,
+     * scratch, t): it adds into loss_sum[t] the sum of squared residuals and
+     * into correct[t] the number of right predictions, both at the weights
+     * before its update. (t is the iteration; the iterations --check compares
+     * get arrays of their own.) */
     float *loss_sum;
     unsigned int *correct;
 } gpu_problem;
 
-/* What each chapter defines. */
+/* What each chapter defines, with chapter_name (harness.h). */
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern const char chapter_name[]; /* e.g. "01-naive-gemm" */
 extern const int chapter_needs;   /* NEEDS_* flags */
 /* Allocate the chapter's own buffers (may set *scratch to NULL). */
 void chapter_setup(const gpu_problem *problem, void **scratch);

@@ -1,5 +1,5 @@
 /* The trainer skeleton of chapter 09 (the MLP), shared by its kernels'
- * harness (mlp_trainer.hip) and its CPU reference: session.h's skeleton,
+ * harness file (mlp_trainer.hip) and its CPU reference: session.h's skeleton,
  * in epochs of mini-batches.
  *   mlp_session_begin   command line (the shared one, plus --hidden, --batch
  *                       and --epochs; EPOCHS in place of ITERATIONS), dataset

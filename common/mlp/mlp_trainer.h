@@ -1,22 +1,22 @@
-/* The GPU harness of chapter 09 (the MLP of mlp_model.h): what
- * gpu_trainer.h is to the linear chapters, in epochs of mini-batches, so
- * that the chapter's train.hip holds only its kernels and its steps.
+/* What chapter 09 (the MLP of mlp_model.h) is written against, as
+ * gpu_trainer.h is for the linear chapters: its train.hip holds only its
+ * kernels and its steps.
  *
- * It parses the command line (mlp_session.h), uploads the training and
- * test images and labels once, initialises the parameters on the host
- * (mlp_init_params, the same values on every platform) and uploads them.
- * Each epoch it shuffles the training images on the host (mlp_shuffle),
- * uploads the order, and calls chapter_mlp_train() once per mini-batch
- * between two events; then chapter_mlp_evaluate() over the test set in
- * chunks. It reads back the loss and accuracy the kernels recorded on the
- * device, and at the end the parameters, which the host evaluates and
- * reports. The runtime of gpu_runtime.h (WAVE_SIZE, HIP_CHECK, HIP_CHECK_LAUNCH,
- * gpu_alloc, ...) is the same, through gpu_trainer.h; its chapter hooks are
- * not used. */
+ * The one GPU harness (common/gpu/harness.h) parses the command line
+ * (mlp_session.h), opens the device and times the epochs; this model's
+ * harness file (mlp_trainer.hip) uploads the training and test images and
+ * labels once and the parameters initialised on the host (mlp_init_params,
+ * the same values on every platform). Each epoch it shuffles the training
+ * images on the host (mlp_shuffle), uploads the order, and calls
+ * chapter_mlp_train() once per mini-batch; then chapter_mlp_evaluate() over
+ * the test set in chunks. The loss and accuracy the kernels record on the
+ * device are read back, and at the end the parameters, which the host
+ * evaluates and reports. */
 #ifndef COMMON_MLP_TRAINER_H
 #define COMMON_MLP_TRAINER_H
 
-#include "gpu_trainer.h"
+#include "errors.h"  /* fatal */
+#include "harness.h" /* chapter_name; WAVE_SIZE, HIP_CHECK, HIP_CHECK_LAUNCH, gpu_alloc, ... */
 #include "mlp_model.h"
 
 /* Test images per chapter_mlp_evaluate() call, at least (or the batch size,
@@ -47,7 +47,7 @@ typedef struct {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* What chapter 09 defines (chapter_name as in gpu_trainer.h). */
+/* What chapter 09 defines, with chapter_name (harness.h). */
 void chapter_mlp_setup(const mlp_problem *problem, void **scratch);
 /* Forward, loss, backward and update for one mini-batch. No host
  * synchronisation: the harness times the epoch with events. */
