@@ -13,7 +13,11 @@
  * after each one when the model evaluates the test set), reads the records
  * back into the session's history, runs --check after the first steps
  * (copying the parameters aside on the device when they end inside an
- * epoch), and hands the final parameters to the model's finish. */
+ * epoch), and hands the final parameters to the model's finish.
+ *
+ * What a model is on the host alone (its evaluation, prediction, summary and
+ * CSV row) is its session_model (session.h), which its finish uses, as the
+ * CPU-only trainers (chapter 00, chapter 09's reference) do. */
 #ifndef COMMON_GPU_HARNESS_H
 #define COMMON_GPU_HARNESS_H
 
