@@ -118,6 +118,18 @@ check_value() {
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"  compared           the parameters after 3 mini-batch steps, and the 3 losses"* ]]
+    # batches of 100: 11 steps an epoch, so the 5 checked end inside epoch 1
+    # and the harness copies the parameters aside on the device; the run
+    # goes on as the one without --check
+    run "$(chapter_binary 09)" "$CHECK_DATA" 2 --hidden 32 --batch 100 --check --quiet \
+        --weights-out "$BATS_TEST_TMPDIR/checked.w"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"  compared           the parameters after 5 mini-batch steps, and the 5 losses"* ]]
+    run "$(chapter_binary 09)" "$CHECK_DATA" 2 --hidden 32 --batch 100 --quiet \
+        --weights-out "$BATS_TEST_TMPDIR/plain.w"
+    [ "$status" -eq 0 ]
+    cmp "$BATS_TEST_TMPDIR/checked.w" "$BATS_TEST_TMPDIR/plain.w"
 }
 
 @test "--help lists --check" {
