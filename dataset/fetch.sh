@@ -44,13 +44,6 @@ FASHION_MIRROR=${FASHION_MIRROR:-http://fashion-mnist.s3-website.eu-central-1.am
 NAMES=(train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte)
 
 say() { printf 'dataset: %s\n' "$*"; }
-die() {
-    printf 'dataset: error: %s\n' "$1" >&2
-    shift
-    local line
-    for line in "$@"; do printf 'dataset:   %s\n' "$line" >&2; done
-    exit 1
-}
 
 # A path as the reader would type it: relative to the current folder when inside it.
 shown() {
@@ -62,6 +55,11 @@ shown() {
 
 script_dir=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 require=$(cd -- "$script_dir/.." && pwd)/common/scripts/require.sh
+# die MESSAGE [DETAIL...]: "dataset: error: MESSAGE", then "dataset:   DETAIL"
+# lines, status 1; the tag sets the errors apart from say's progress lines.
+# shellcheck source=common/scripts/lib.sh
+. "$script_dir/../common/scripts/lib.sh"
+SCRIPT_NAME=dataset ERROR_TAG=error
 usage="usage: [DATASET=mnist|fashion] bash $(shown "$script_dir")/fetch.sh [FOLDER]"
 dataset=${DATASET:-mnist}
 

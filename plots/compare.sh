@@ -82,21 +82,17 @@ for chapter in "${chapters[@]}"; do
             ${limit:+--train-limit "$limit"} "${times[@]}" >"$work/log" 2>&1 || status=$?
         if [ "$status" -ne 0 ]; then
             echo "FAILED"
-            {
-                echo "compare: $chapter failed (exit status $status) on run $run of $repeats;"
-                echo "compare: stopping, no chart written. Its output:"
-                sed 's/^/    /' "$work/log"
-            } >&2
+            error "$chapter failed (exit status $status) on run $run of $repeats;"
+            error "stopping, no chart written. Its output:"
+            sed 's/^/    /' "$work/log" >&2
             exit 1
         fi
         row=$(tail -n 1 "$work/runs.tsv" 2>/dev/null || true)
         if [ "${row%%$'\t'*}" != "$chapter" ]; then
             echo "FAILED"
-            {
-                echo "compare: $build/$chapter exited 0 but its --bench-out row names chapter '${row%%$'\t'*}';"
-                echo "compare: stopping, no chart written. Its output:"
-                sed 's/^/    /' "$work/log"
-            } >&2
+            error "$build/$chapter exited 0 but its --bench-out row names chapter '${row%%$'\t'*}';"
+            error "stopping, no chart written. Its output:"
+            sed 's/^/    /' "$work/log" >&2
             exit 1
         fi
         now=$(now_ms)

@@ -1,5 +1,10 @@
 # shellcheck shell=bash
-# Shared by plots/compare.sh, plots/training.sh and plots/resources.sh (sourced).
+# Shared by the scripts in plots/ and by common/scripts/gpu_report.sh and
+# gpu_import.sh (sourced): the option parser, gnuplot strings, times. Errors
+# are common/scripts/lib.sh's die, sourced here.
+
+# shellcheck source=common/scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../common/scripts/lib.sh"
 
 # gp_string TEXT: TEXT as a double-quoted gnuplot string for `gnuplot -e`,
 # new lines as \n (double quotes inside become single ones).
@@ -24,13 +29,6 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 clock() {
     local s=$(($1 / 1000))
     printf '%d:%02d' $((s / 60)) $((s % 60))
-}
-
-# die MESSAGE...: "NAME: MESSAGE" on stderr and status 1, NAME the script's
-# SCRIPT_NAME (each script sets it: the make target it serves).
-die() {
-    echo "${SCRIPT_NAME:-${0##*/}}: $*" >&2
-    exit 1
 }
 
 # parse_options NAME... -- ARGUMENTS...: every --NAME VALUE among ARGUMENTS

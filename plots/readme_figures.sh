@@ -156,7 +156,7 @@ for file in "${files[@]}"; do
         IFS=$'\t' read -r sliced how <<<"$(slice_command "$command")"
         if ! run_command "$sliced" >"$work/output"; then
             sed 's/^/  /' "$work/"*.err | tail -20 >&2
-            echo "readme-figures: $file:$open: '$sliced' failed" >&2
+            error "$file:$open: '$sliced' failed"
             status=1
             continue
         fi
@@ -167,12 +167,12 @@ for file in "${files[@]}"; do
         if [ $shape = 1 ]; then
             # the quoted block, put through the same shape as the slice's output
             awk -v parts="$parts" -v shape=1 -f "$here/figure_part.awk" "$work/quoted" >"$work/expected" 2>/dev/null ||
-                { echo "readme-figures: $file:$open: the block is not the '$parts' of make's output" >&2; status=1; continue; }
+                { error "$file:$open: the block is not the '$parts' of make's output"; status=1; continue; }
         else
             cp "$work/quoted" "$work/expected"
         fi
         awk -v parts="$parts" -v shape=$shape -f "$here/figure_part.awk" "$work/output" >"$work/actual" ||
-            { echo "readme-figures: $file:$open: '$sliced' printed no '$parts'" >&2; status=1; continue; }
+            { error "$file:$open: '$sliced' printed no '$parts'"; status=1; continue; }
         # The source view prints the lines with the largest shares, which
         # depend on the image count: in shape, each quoted line must still be
         # that line of its source (the chapter's train.hip, or a header in
@@ -181,14 +181,14 @@ for file in "${files[@]}"; do
             chapter=$(chapter_of "$command")
             if ! awk -v chapter="$chapter" -f "$here/source_lines.awk" "$work/expected" >"$work/missing" ||
                 [ -s "$work/missing" ]; then
-                echo "readme-figures: $file:$open: these lines of the block are no longer those of their source (run make readme-figures):" >&2
+                error "$file:$open: these lines of the block are no longer those of their source (run make readme-figures):"
                 sed 's/^/  /' "$work/missing" >&2
                 status=1
             fi
             continue
         fi
         if ! diff -u "$work/expected" "$work/actual" >"$work/diff"; then
-            echo "readme-figures: $file:$open: the block no longer matches '$sliced' (${how}; run make readme-figures):" >&2
+            error "$file:$open: the block no longer matches '$sliced' (${how}; run make readme-figures):"
             sed -n '3,40p' "$work/diff" >&2
             status=1
         fi

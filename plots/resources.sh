@@ -20,12 +20,12 @@ parse_options data out-dir format remake -- "$@"
 if [ -n "$remake" ] && { [ ! -s "$data" ] || [ -n "$(find chapters -name '*.hip' -newer "$data")" ]; }; then
     if ! bash -c "$remake"; then
         [ -s "$data" ] || data=plots/resources.tsv
-        [ -s "$data" ] && echo "plots: make resources failed; drawing the older $data" >&2
+        [ -s "$data" ] && error "make resources failed; drawing the older $data"
     fi
 fi
-[ -s "$data" ] || { echo "plots: $data is missing or empty: run make resources" >&2; exit 1; }
-[ "$(wc -l <"$data")" -ge 2 ] || { echo "plots: $data has no kernels" >&2; exit 1; }
-case $format in png | svg) ;; *) echo "plots: FORMAT must be png or svg, got '$format'" >&2; exit 1 ;; esac
+[ -s "$data" ] || die "$data is missing or empty: run make resources"
+[ "$(wc -l <"$data")" -ge 2 ] || die "$data has no kernels"
+case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
 mkdir -p "$out_dir"
 
 compiler=$(hipcc --version 2>/dev/null | awk '/^HIP version/ { hip = $3 } /clang version/ { clang = $0 } END {
@@ -35,6 +35,6 @@ title+=$'\n'"from make resources (-Rpass-analysis=kernel-resource-usage): compil
 title+=$'\n'"${compiler:+$compiler; }table written $(date -r "$data" +%F)"
 tmp=$out_dir/.resources.$$.$format
 gnuplot -e "data=$(gp_string "$data"); out=$(gp_string "$tmp"); format='$format'" \
-    -e "title=$(gp_string "$title")" "$here/resources.gp" || { rm -f "$tmp"; echo "plots: gnuplot failed on $data" >&2; exit 1; }
+    -e "title=$(gp_string "$title")" "$here/resources.gp" || { rm -f "$tmp"; die "gnuplot failed on $data"; }
 mv "$tmp" "$out_dir/resources.$format"
 echo "plots: wrote $out_dir/resources.$format"

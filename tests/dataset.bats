@@ -41,16 +41,16 @@ run_make() {
         make --no-print-directory HIP_PLATFORM=cpu "$@"
 }
 
-# fake_repo DIR: a copy of fetch.sh and of the common/scripts/require.sh it
-# calls, beside two tiny made-up datasets, with their SHA256SUMS as the
-# repository lays them out: DIR/dataset/SHA256SUMS for the digits (files in
-# DIR/digits), DIR/dataset/fashion/SHA256SUMS for Fashion-MNIST (files in
-# DIR/clothes).
+# fake_repo DIR: a copy of fetch.sh, of the common/scripts/require.sh it calls
+# and of the common/scripts/lib.sh it sources, beside two tiny made-up
+# datasets, with their SHA256SUMS as the repository lays them out:
+# DIR/dataset/SHA256SUMS for the digits (files in DIR/digits),
+# DIR/dataset/fashion/SHA256SUMS for Fashion-MNIST (files in DIR/clothes).
 fake_repo() {
     local repo=$1 name kind
     mkdir -p "$repo/dataset/fashion" "$repo/digits" "$repo/clothes" "$repo/common/scripts"
     cp dataset/fetch.sh "$repo/dataset/fetch.sh"
-    cp common/scripts/require.sh "$repo/common/scripts/require.sh"
+    cp common/scripts/require.sh common/scripts/lib.sh "$repo/common/scripts/"
     for name in "${NAMES[@]}"; do
         echo "made-up digits $name" >"$repo/digits/$name"
         echo "made-up clothes $name" >"$repo/clothes/$name"

@@ -14,16 +14,15 @@
 #   WORK_DIR   the corpus new inputs are written to
 #   SEED_DIR   the seeds, read and never written
 set -euo pipefail
+# shellcheck source=common/scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../common/scripts/lib.sh"
+SCRIPT_NAME=fuzz
 
-die() {
-    echo "fuzz: $*" >&2
-    exit 2
-}
-[ $# -eq 6 ] || die "usage: tests/fuzz.sh FUZZER SECONDS LOG CRASH_DIR WORK_DIR SEED_DIR (got $# arguments)"
+[ $# -eq 6 ] || die_usage "usage: tests/fuzz.sh FUZZER SECONDS LOG CRASH_DIR WORK_DIR SEED_DIR (got $# arguments)"
 fuzzer=$1 seconds=$2 log=$3 crashes=$4 work=$5 seeds=$6
-[ -x "$fuzzer" ] || die "FUZZER '$fuzzer' is not an executable file (make fuzz builds build/tests/fuzz_loader)"
-[[ "$seconds" =~ ^[1-9][0-9]{0,6}$ ]] || die "FUZZ_SECONDS must be a whole number of seconds, 1 or more, got '$seconds'"
-[ -d "$seeds" ] || die "SEED_DIR '$seeds' is not a folder"
+[ -x "$fuzzer" ] || die_usage "FUZZER '$fuzzer' is not an executable file (make fuzz builds build/tests/fuzz_loader)"
+[[ "$seconds" =~ ^[1-9][0-9]{0,6}$ ]] || die_usage "FUZZ_SECONDS must be a whole number of seconds, 1 or more, got '$seconds'"
+[ -d "$seeds" ] || die_usage "SEED_DIR '$seeds' is not a folder"
 mkdir -p "$crashes" "$work" "$(dirname "$log")"
 
 echo "fuzz: running $fuzzer for $seconds s on $work and $seeds; libFuzzer's output goes to $log"
@@ -38,8 +37,7 @@ if [ -n "$saved" ]; then
     kind=$(basename "$saved")
     kind=${kind%%-*}
     grep -m 1 '^SUMMARY: ' "$log" >&2 || true
-    echo "fuzz: ${kind^^}: input saved as $saved; reproduce with: $fuzzer $saved; log: $log" >&2
-    exit 1
+    die "${kind^^}: input saved as $saved; reproduce with: $fuzzer $saved; log: $log"
 fi
 # The statistics of a finished run: "Done 123456 runs in 61 second(s)", and the
 # corpus size in the last status line ("... corp: 54/856b ...").
@@ -47,8 +45,7 @@ done_line=$(grep -m 1 '^Done [0-9]* runs in [0-9]* second' "$log" || true)
 if [ "$status" -ne 0 ] || [ -z "$done_line" ]; then
     echo "the end of $log:" >&2
     tail -n 20 "$log" | sed 's/^/  /' >&2
-    echo "fuzz: FAILED: $fuzzer exited with status $status without saving an input; log: $log" >&2
-    exit 1
+    die "FAILED: $fuzzer exited with status $status without saving an input; log: $log"
 fi
 [[ "$done_line" =~ ^Done\ ([0-9]+)\ runs\ in\ ([0-9]+)\ second ]]
 runs=${BASH_REMATCH[1]} elapsed=${BASH_REMATCH[2]}

@@ -8,6 +8,9 @@
 # FUZZ_SECONDS and BROKEN_KERNEL_BINARY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=common/scripts/lib.sh
+. common/scripts/lib.sh
+SCRIPT_NAME="make test"
 : "${TEST_BUILD:=build/tests}" "${CPU_BUILD:=build/cpu}"
 export TEST_BUILD CPU_BUILD DATASET_DIR GPU_PLATFORM GPU_BUILD NVCC SANITIZE FUZZ_SECONDS BROKEN_KERNEL_BINARY
 export CMOCKA_MESSAGE_OUTPUT=TAP
@@ -54,7 +57,7 @@ done
 # reported in file order once all have run.
 lanes=$(mktemp -d "${TMPDIR:-/tmp}/lanes.XXXXXX")
 jobs=${TEST_JOBS:-2}
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a whole number, 1 or more, got '$jobs'" >&2; exit 2; }
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die_usage "TEST_JOBS must be a whole number, 1 or more, got '$jobs'"
 declare -A lane_files=()
 named=()
 : >"$lanes/queue"

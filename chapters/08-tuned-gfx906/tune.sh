@@ -12,6 +12,9 @@
 # --bench-out. A set that fails to build or to match is reported and skipped.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=common/scripts/lib.sh
+. common/scripts/lib.sh
+SCRIPT_NAME="make tune"
 
 : "${HIP_PLATFORM:?run me through make tune}" "${BUILD:?}" "${TEST_BUILD:?}"
 TUNE_DIR=build/tune/$(basename "$BUILD")
@@ -21,17 +24,15 @@ TUNE_DIR=build/tune/$(basename "$BUILD")
 # (common/host/timing.h), or none when a run has no more than that. The median and
 # the minimum need at least 3 timed iterations to differ.
 warmup=$(sed -n 's/^#define TIMING_WARMUP \([0-9][0-9]*\).*/\1/p' common/host/timing.h)
-[ -n "$warmup" ] || { echo "make tune: no '#define TIMING_WARMUP N' in common/host/timing.h" >&2; exit 1; }
+[ -n "$warmup" ] || die "no '#define TIMING_WARMUP N' in common/host/timing.h"
 [[ "$TUNE_ITERS" =~ ^[1-9][0-9]{0,5}$ ]] ||
-    { echo "make tune: TUNE_ITERS must be a whole number of iterations, 1 to 999999, got '$TUNE_ITERS'" >&2; exit 2; }
+    die_usage "TUNE_ITERS must be a whole number of iterations, 1 to 999999, got '$TUNE_ITERS'"
 if [ "$TUNE_ITERS" -gt "$warmup" ]; then timed=$((TUNE_ITERS - warmup)); else timed=$TUNE_ITERS; fi
 if [ "$timed" -lt 3 ]; then
-    echo "make tune: TUNE_ITERS=$TUNE_ITERS times only $timed iteration(s) (the first $warmup of a run are warm-up);" \
-        "use TUNE_ITERS=$((warmup + 3)) or more, so that the median and the minimum are over 3 or more" >&2
-    exit 2
+    die_usage "TUNE_ITERS=$TUNE_ITERS times only $timed iteration(s) (the first $warmup of a run are warm-up); use TUNE_ITERS=$((warmup + 3)) or more, so that the median and the minimum are over 3 or more"
 fi
 [ -z "$TUNE_LIMIT" ] || [[ "$TUNE_LIMIT" =~ ^[1-9][0-9]{0,8}$ ]] ||
-    { echo "make tune: TUNE_LIMIT must be a number of images, 1 or more (or empty: all), got '$TUNE_LIMIT'" >&2; exit 2; }
+    die_usage "TUNE_LIMIT must be a number of images, 1 or more (or empty: all), got '$TUNE_LIMIT'"
 
 # BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]. The first is the shipped
 # default. Blocks per CU: 1x the device's compute units (multiProcessorCount,

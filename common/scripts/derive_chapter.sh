@@ -11,6 +11,9 @@
 # in the chapter fails, naming it, and leaves no OUT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=common/scripts/lib.sh
+. common/scripts/lib.sh
+SCRIPT_NAME=derive_chapter.sh
 name=$1 out=$2
 mkdir -p "$(dirname "$out")"
 edit() { # SOURCE PROGRAM...: OUT is SOURCE through PROGRAM, which must change it
@@ -19,8 +22,7 @@ edit() { # SOURCE PROGRAM...: OUT is SOURCE through PROGRAM, which must change i
     "$@" <"$source" >"$out.tmp"
     if cmp -s "$source" "$out.tmp"; then
         rm -f "$out.tmp"
-        echo "$out: the text to change for $name was not found in $source" >&2
-        exit 1
+        SCRIPT_NAME=$out die "the text to change for $name was not found in $source"
     fi
     mv "$out.tmp" "$out"
 }
@@ -34,8 +36,7 @@ case $name in
 broken_kernel)
     { echo '#line 1 "tests/broken_kernel.hip"'; cat tests/broken_kernel.hip; } >"$out" ;;
 *)
-    [[ $name =~ ^08-tune-cu([0-9]+)-f([0-9]+)-g([0-9]+)-t([0-9]+)$ ]] ||
-        { echo "derive_chapter.sh: no derived chapter '$name'" >&2; exit 2; }
+    [[ $name =~ ^08-tune-cu([0-9]+)-f([0-9]+)-g([0-9]+)-t([0-9]+)$ ]] || die_usage "no derived chapter '$name'"
     {
         echo "/* make tune's set $name: chapter 08 with these sizes */"
         echo "#define BLOCKS_PER_CU ${BASH_REMATCH[1]}"

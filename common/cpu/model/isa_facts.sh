@@ -9,6 +9,9 @@
 # source line, for the source view). HIPCC: the compiler (hipcc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=common/scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+SCRIPT_NAME=isa_facts
 source=$1 sites=$2 lines=$3 counters=$4 out=$5
 shift 5
 log=$out.remarks
@@ -18,8 +21,7 @@ if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP
     -gline-tables-only -Wno-unused-command-line-argument --cuda-device-only -S \
     -Rpass-analysis=kernel-resource-usage "$source" -o "$out.gfx906.s" >"$log" 2>&1; then
     grep -v 'remark:' "$log" >&2 || true
-    echo "isa_facts: hipcc could not compile $source for gfx906 (its messages are above)" >&2
-    exit 1
+    die "hipcc could not compile $source for gfx906 (its messages are above)"
 fi
 c++filt <"$log" | awk -v chapter=- -f "$here/../../scripts/resources.awk" >"$out.resources.tsv"
 c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \

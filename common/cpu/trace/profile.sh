@@ -23,6 +23,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
+# shellcheck source=common/scripts/lib.sh
+. "$root/common/scripts/lib.sh"
+SCRIPT_NAME=profile
 binary=$1 outdir=$2 dataset=$3
 shift 3
 chapter=$(basename "$binary")
@@ -65,10 +68,9 @@ trace() {
     if ! HIPCPU_PROFILE="$dir/raw.tsv" HIPCPU_PROFILE_SITES="$dir/sites.tsv" HIPCPU_PROFILE_LINES="$dir/lines.tsv" \
         "${command[@]}" >"$dir/log" 2>&1; then
         cat "$dir/log" >&2
-        echo "profile: $binary failed; its output is above" >&2
-        exit 1
+        die "$binary failed; its output is above"
     fi
-    [ -s "$dir/raw.tsv" ] || { echo "profile: $binary wrote no counters" >&2; exit 1; }
+    [ -s "$dir/raw.tsv" ] || die "$binary wrote no counters"
     # The images, from the trainer's header: "dataset DIR: N training images, ...",
     # then "  using the first M training images (--train-limit)" when M < N.
     total=0 images=0
@@ -77,7 +79,7 @@ trace() {
             total = $0; sub(/ training images, .*/, "", total); sub(/.* /, "", total) }
         /^  using the first [0-9]+ training images/ && used == "" { used = $4 }
         END { if (total != "") print total, (used != "" ? used : total) }' "$dir/log")
-    [ -n "${PROFILE_STANDALONE:-}" ] || [ "${images:-0}" -gt 0 ] || { echo "profile: no image count in $dir/log" >&2; exit 1; }
+    [ -n "${PROFILE_STANDALONE:-}" ] || [ "${images:-0}" -gt 0 ] || die "no image count in $dir/log"
     if [ -z "$note" ]; then
         (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/raw.tsv" "$dir/isa") >&2 ||
             note="no model: hipcc could not compile $source for gfx906 (its messages are above); the counts come alone"

@@ -21,10 +21,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
+# shellcheck source=common/scripts/lib.sh
+. "$root/common/scripts/lib.sh"
+SCRIPT_NAME=validate
 mode=${1:-cached}
-case $mode in trace | cached | check) ;; *) echo "usage: validate.sh trace|cached|check" >&2; exit 2 ;; esac
+case $mode in trace | cached | check) ;; *) die_usage "usage: validate.sh trace|cached|check" ;; esac
 timemodel=${TIMEMODEL:-$root/build/tools/timemodel}
-[ -x "$timemodel" ] || { echo "validate: $timemodel is not built (make $timemodel)" >&2; exit 1; }
+[ -x "$timemodel" ] || die "$timemodel is not built (make $timemodel)"
 published=$here/published.tsv devices=$here/devices.tsv counts=$here/counts
 out=$root/build/profile/validation
 mkdir -p "$out"
@@ -42,7 +45,7 @@ for file in $programs; do
             STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
         (cd "$root" && MODEL_DEVICES="$devices" PROFILE_STANDALONE=1 PROFILE_SOURCE="common/cpu/model/validation/$file" \
             bash common/cpu/trace/profile.sh "build/trace/standalone/$name" "$out" -) >"$out/$name.txt" 2>&1 ||
-            { cat "$out/$name.txt" >&2; echo "validate: the profile of $file failed" >&2; exit 1; }
+            { cat "$out/$name.txt" >&2; die "the profile of $file failed"; }
         mkdir -p "$counts"
         # The counts the model reads, without the model's own columns: small, and kept.
         awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i !~ /_(g80|m2050|k20c|mi210|gfx906|h100)(_ms)?$/) keep[++n] = i }
@@ -56,18 +59,18 @@ for file in $programs; do
             (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 "build/trace-wave32/standalone/$name" \
                 STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
             HIPCPU_PROFILE="$out/$name.wave32.raw.tsv" "$root/build/trace-wave32/standalone/$name" >"$out/$name.wave32.log" 2>&1 ||
-                { cat "$out/$name.wave32.log" >&2; echo "validate: the wave-32 trace of $file failed" >&2; exit 1; }
+                { cat "$out/$name.wave32.log" >&2; die "the wave-32 trace of $file failed"; }
             awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel" || $i == "waves" || $i ~ /_(segments|sectors)$/) keep[++n] = i }
                 { line = $keep[1]; for (j = 2; j <= n; j++) line = line "\t" $keep[j]; print line }' \
                 "$out/$name.wave32.raw.tsv" >"$counts/$name.wave32.tsv"
         fi
     fi
     for part in counters mix waits; do
-        [ -f "$counts/$name.$part.tsv" ] || { echo "validate: no $counts/$name.$part.tsv: run validate.sh trace" >&2; exit 1; }
+        [ -f "$counts/$name.$part.tsv" ] || die "no $counts/$name.$part.tsv: run validate.sh trace"
     done
     "$timemodel" "$devices" "$counts/$name.counters.tsv" "$counts/$name.mix.tsv" "$counts/$name.waits.tsv" >"$out/$name.model.tsv"
     grep -qx "$file" <<<"$narrow_programs" || continue
-    [ -f "$counts/$name.wave32.tsv" ] || { echo "validate: no $counts/$name.wave32.tsv: run validate.sh trace" >&2; exit 1; }
+    [ -f "$counts/$name.wave32.tsv" ] || die "no $counts/$name.wave32.tsv: run validate.sh trace"
     # Warps of 32: the wave-64 counters with the wave-32 trace's segments and sectors.
     awk -F'\t' -v OFS='\t' 'FNR == 1 { file++ }
         file == 1 { if (FNR == 1) for (i = 1; i <= NF; i++) name[i] = $i; else for (i = 2; i <= NF; i++) w32[$1, name[i]] = $i; next }
@@ -133,7 +136,7 @@ echo "$table"
 if [ "$mode" = check ]; then
     readme_table=$(awk '/<!-- validation:end/ { inside = 0 } inside { print } /<!-- validation:begin/ { inside = 1 }' "$here/README.md")
     if [ "$readme_table" != "$table" ]; then
-        echo "validate: $here/README.md's table (between its validation markers) is not what the model gives now:" >&2
+        error "$here/README.md's table (between its validation markers) is not what the model gives now:"
         diff <(echo "$readme_table") <(echo "$table") >&2 || true
         exit 1
     fi
