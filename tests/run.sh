@@ -31,6 +31,21 @@ export SANITIZER_LOGS
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=86:log_path=$PWD/$SANITIZER_LOGS/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=87${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
+# The source tree as the suite found it: tracked files' changes and the
+# untracked files git does not ignore, with their contents (a test writes
+# only under build/ and temporary folders; quick runs never rewrite tracked
+# files). Compared once the tests have run.
+tree_state() {
+    git status --porcelain --untracked-files=all
+    git diff --binary HEAD | sha256sum
+    git ls-files -z --others --exclude-standard | xargs -0 -r sha256sum
+}
+in_git=
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    in_git=1
+    tree_before=$(tree_state)
+fi
+
 # run_tap, and tap_line, which prints cmocka's "not ok N # SKIP" as "ok N # SKIP".
 source tests/tap.bash
 passed=0 failed=0 skipped=0
@@ -113,6 +128,24 @@ sanitizer_reports() {
     done <<<"$reports"
 }
 run_tap "sanitizer reports" sanitizer_reports
+
+# One TAP test: the tests left the source tree as they found it.
+tree_unchanged() {
+    echo "1..1"
+    if [ -z "$in_git" ]; then
+        echo "ok 1 # SKIP not a git checkout: nothing to compare the tree with"
+        return
+    fi
+    local after
+    after=$(tree_state)
+    if [ "$after" = "$tree_before" ]; then
+        echo "ok 1 the source tree is as the tests found it"
+        return
+    fi
+    echo "not ok 1 the tests changed the source tree (git status before and after):"
+    diff <(echo "$tree_before") <(echo "$after") | sed 's/^/#   /'
+}
+run_tap "source tree" tree_unchanged
 
 report_times 10
 if [ ${#skips[@]} -gt 0 ]; then
