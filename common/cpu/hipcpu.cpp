@@ -36,12 +36,7 @@
 #include <mutex>
 #include <vector>
 
-#ifndef HIPCPU_TRACE
-#define HIPCPU_TRACE 0
-#endif
-#if HIPCPU_TRACE
-#include "trace/trace.h"
-#endif
+#include "trace/hooks.h" /* the calls into the trace build's tracer: nothing in the plain build */
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HIPCPU_ASAN 1
@@ -194,7 +189,6 @@ struct Executor {
     void *body;
     unsigned nthreads, nwaves;
     bool random;
-    bool tracing; /* trace build, with HIPCPU_PROFILE or HIPCPU_RACECHECK set */
     uint64_t seed, rng;
     /* The running block */
     Fiber fibers[kMaxThreads];
@@ -274,8 +268,7 @@ static void die_in_block(const char *format, ...) {
     vdie(true, format, args);
 }
 
-#if HIPCPU_TRACE
-/* The same two, for the tracer. */
+/* The same two, for the tracer (trace.h). */
 void hipcpu_die(const char *format, ...) {
     va_list args;
     va_start(args, format);
@@ -287,7 +280,6 @@ void hipcpu_die_in_block(const char *format, ...) {
     va_start(args, format);
     vdie(true, format, args);
 }
-#endif
 
 /* The environment variable NAME as a whole number (BASE as strtoull's: 0
  * takes 0x...) from LOW to HIGH, or FALLBACK when it is unset or empty;
@@ -302,6 +294,18 @@ static unsigned long long env_number(const char *name, unsigned long long fallba
     if (*end != '\0' || errno != 0 || *value == '-' || n < low || n > high)
         die("%s must be %s, not '%s'", name, what, value);
     return n;
+}
+
+/* A setting that only the trace build reads stops a build without the
+ * tracer at its first launch, rather than silently counting nothing. */
+static void refuse_trace_settings() {
+    static bool checked;
+    if (hipcpu_hooks::kTraceBuild || checked) return;
+    checked = true;
+    for (const char *name : {"HIPCPU_PROFILE", "HIPCPU_RACECHECK"})
+        if (getenv(name) && *getenv(name))
+            die("%s needs the executor's trace build (make profile-N or make racecheck-N); this program was built "
+                "without it", name);
 }
 
 static const char *op_name(int kind) {
@@ -515,9 +519,8 @@ static void suspend(Fiber *t, State s) {
     switch_worker(t->worker, next_in_round());
 }
 
-#if HIPCPU_TRACE
+/* The trace build's tracer: a lane stops at a memory access (trace.h). */
 void hipcpu_suspend_at_access(void) { suspend(ex.current, kAtAccess); }
-#endif
 
 /* ---- Scheduling ------------------------------------------------------------- */
 
@@ -575,9 +578,7 @@ static bool complete_wave_op(Wave &wave) {
                      other->state == kDone ? "returned without reaching it"
                                            : "is waiting at __syncthreads instead");
     }
-#if HIPCPU_TRACE
-    if (ex.tracing) trace_wave_op(wave_id, op->op_kind);
-#endif
+    hipcpu_hooks::wave_op(wave_id, op->op_kind);
     for (unsigned i = 0; i < wave.lanes; i++) {
         if (lanes[i].op_kind != op->op_kind || lanes[i].op_width != op->op_width)
             die_in_block("lanes of wave %u reached different wave operations: thread (%u,%u,%u) called %s "
@@ -591,28 +592,30 @@ static bool complete_wave_op(Wave &wave) {
     return true;
 }
 
+/* A traced round is over: tells the tracer which lanes are live and which
+ * stopped at a memory access, and readies those to run on. True if any did. */
+static bool traced_round_end(Wave &wave) {
+    uint64_t live = 0;
+    unsigned at_access = 0;
+    for (unsigned i = 0; i < wave.lanes; i++) {
+        Fiber &lane = ex.fibers[wave.first + i];
+        live |= uint64_t(lane.state != kDone) << i;
+        if (lane.state == kAtAccess) {
+            lane.state = kReady;
+            at_access++;
+        }
+    }
+    hipcpu_hooks::round_end(unsigned(&wave - ex.waves), wave.first, wave.lanes, live, at_access);
+    return at_access != 0;
+}
+
 /* One round of a wave, then what follows from it. Returns true if the wave
  * has more to run before the barrier: lanes stopped at a memory access (trace
  * build), or a wave operation that every lane reached. */
 static bool step_wave(Wave &wave) {
     build_round(wave);
     run_round();
-#if HIPCPU_TRACE
-    if (ex.tracing) {
-        uint64_t live = 0;
-        unsigned at_access = 0;
-        for (unsigned i = 0; i < wave.lanes; i++) {
-            Fiber &lane = ex.fibers[wave.first + i];
-            live |= uint64_t(lane.state != kDone) << i;
-            if (lane.state == kAtAccess) {
-                lane.state = kReady;
-                at_access++;
-            }
-        }
-        trace_round_end(unsigned(&wave - ex.waves), wave.first, wave.lanes, live, at_access);
-        if (at_access) return true;
-    }
-#endif
+    if (hipcpu_hooks::traced() && traced_round_end(wave)) return true;
     return complete_wave_op(wave);
 }
 
@@ -659,9 +662,7 @@ static void run_block() {
         }
         for (unsigned i = 0; i < ex.nthreads; i++) ex.fibers[i].state = kReady;
         ex.at_barrier = 0;
-#if HIPCPU_TRACE
-        if (ex.tracing) trace_barrier();
-#endif
+        hipcpu_hooks::barrier();
     }
 }
 
@@ -780,19 +781,8 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
     in_launch = true;
     read_schedule();
     install_overflow_handler();
-#if HIPCPU_TRACE
-    ex.tracing = trace_enabled();
-    if (ex.tracing) trace_launch_begin(kernel_name, grid, block);
-#else
-    static bool checked_environment;
-    if (!checked_environment) {
-        checked_environment = true;
-        for (const char *name : {"HIPCPU_PROFILE", "HIPCPU_RACECHECK"})
-            if (getenv(name) && *getenv(name))
-                die("%s needs the executor's trace build (make profile-N or make racecheck-N); this "
-                    "program was built without it", name);
-    }
-#endif
+    refuse_trace_settings();
+    hipcpu_hooks::launch_begin(kernel_name, grid, block);
     ex.kernel = kernel_name;
     ex.invoke = invoke;
     ex.body = body;
@@ -823,14 +813,10 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
         const uint64_t id = !permutation.empty() ? permutation[b] : (a * b + c) % nblocks;
         hipcpu_block_idx = dim3(uint32_t(id % grid.x), uint32_t(id / grid.x % grid.y),
                                 uint32_t(id / grid.x / grid.y));
-#if HIPCPU_TRACE
-        if (ex.tracing) trace_block_begin(id);
-#endif
+        hipcpu_hooks::block_begin(id);
         run_block();
     }
-#if HIPCPU_TRACE
-    if (ex.tracing) trace_launch_end();
-#endif
+    hipcpu_hooks::launch_end();
     in_launch = false;
     return hipSuccess;
 }
@@ -891,27 +877,18 @@ hipError_t hipMalloc(void **ptr, size_t size) {
 #endif
     memset(p, 0xFF, size); /* device memory starts as garbage, not zeros: NaN, -1 */
     *ptr = p;
-#if HIPCPU_TRACE
-    trace_alloc(p, size);
-#endif
+    hipcpu_hooks::alloc(p, size);
     return hipSuccess;
 }
 
 hipError_t hipFree(void *ptr) {
-#if HIPCPU_TRACE
-    if (ptr) trace_free(ptr);
-#endif
+    hipcpu_hooks::free(ptr);
     free(ptr);
     return hipSuccess;
 }
 
 void hipcpu_name_allocation(const void *ptr, const char *name) {
-#if HIPCPU_TRACE
-    if (ptr && name) trace_name(ptr, name);
-#else
-    (void)ptr;
-    (void)name;
-#endif
+    hipcpu_hooks::name(ptr, name);
 }
 
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int) {
