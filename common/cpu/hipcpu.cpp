@@ -59,6 +59,10 @@
 #include <ucontext.h>
 #endif
 
+/* Every abort goes through these (Messages, below). */
+[[noreturn]] static void die(const char *format, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] static void die_in_block(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
 /* ---- Configuration ---------------------------------------------------------- */
 
 static constexpr unsigned kMaxThreads = 1024;             /* per block */
@@ -118,7 +122,7 @@ static void context_entry(unsigned fn_hi, unsigned fn_lo, unsigned arg_hi, unsig
     };
     auto fn = reinterpret_cast<void (*)(void *)>(join(fn_hi, fn_lo));
     fn(reinterpret_cast<void *>(join(arg_hi, arg_lo)));
-    abort(); /* fn never returns */
+    die("internal error: a fiber's entry function returned");
 }
 
 static void context_init(Context *c, char *stack, size_t size, void (*fn)(void *), void *arg) {
@@ -240,45 +244,52 @@ static hipError_t record(hipError_t e) {
 
 #define D3(d) (d).x, (d).y, (d).z
 
-/* Every abort of the executor: "hipcpu: " and the message, with "kernel
- * 'NAME' block (X,Y,Z): " in front for one that happened inside a block. */
-[[noreturn]] static void vdie(bool in_block, const char *format, va_list args) {
-    char text[1024];
+/* Where an abort comes from: the program, the running block, or the running
+ * block's SIGSEGV handler, which must not use stdio (the fault may have hit
+ * inside it). */
+enum Origin { kProgram, kBlock, kSignal };
+
+/* Every abort of the executor and its tracer: "hipcpu: " and the message,
+ * with "kernel 'NAME' block (X,Y,Z): " in front for one from inside a block,
+ * written to stderr in one piece. */
+[[noreturn]] static void vdie(Origin origin, const char *format, va_list args) {
+    char text[1024], line[4096];
     vsnprintf(text, sizeof text, format, args);
-    fflush(stdout); /* keep the kernel's own printf output */
-    if (in_block)
-        fprintf(stderr, "hipcpu: kernel '%s' block (%u,%u,%u): %s\n", ex.kernel, D3(hipcpu_block_idx), text);
-    else
-        fprintf(stderr, "hipcpu: %s\n", text);
-    fflush(stderr);
+    const int n = origin == kProgram ? snprintf(line, sizeof line, "hipcpu: %s\n", text)
+                                     : snprintf(line, sizeof line, "hipcpu: kernel '%s' block (%u,%u,%u): %s\n",
+                                                ex.kernel, D3(hipcpu_block_idx), text);
+    if (origin != kSignal) {
+        fflush(stdout); /* keep the kernel's own printf output */
+        fflush(stderr);
+    }
+    ssize_t written = write(2, line, n < 0 ? 0 : size_t(n) < sizeof line ? size_t(n) : sizeof line - 1);
+    (void)written;
     _exit(1);
 }
 
-[[noreturn]] static void die(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void die(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(false, format, args);
+    vdie(kProgram, format, args);
 }
 
-[[noreturn]] static void die_in_block(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void die_in_block(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(true, format, args);
+    vdie(kBlock, format, args);
 }
 
 /* The same two, for the tracer (trace.h). */
 void hipcpu_die(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(false, format, args);
+    vdie(kProgram, format, args);
 }
 
 void hipcpu_die_in_block(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(true, format, args);
+    vdie(kBlock, format, args);
 }
 
 /* The environment variable NAME as a whole number (BASE as strtoull's: 0
@@ -352,21 +363,20 @@ static Worker *new_worker() {
  * installed under ASan, which reports overflows itself. */
 static struct sigaction previous_segv;
 
+[[noreturn]] static void die_in_handler(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void die_in_handler(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vdie(kSignal, format, args);
+}
+
 static void on_segv(int, siginfo_t *info, void *) {
     const char *addr = static_cast<const char *>(info->si_addr);
     for (unsigned i = 0; i < ex.nworkers; i++) {
         const Worker &w = ex.workers[i];
-        if (addr >= w.guard && addr < w.stack && ex.current) {
-            char text[512];
-            int n = snprintf(text, sizeof text,
-                             "hipcpu: kernel '%s' block (%u,%u,%u): thread (%u,%u,%u) overflowed "
-                             "its %zu KiB fiber stack (set HIPCPU_STACK_KB to enlarge it)\n",
-                             ex.kernel, D3(hipcpu_block_idx), D3(ex.current->view.index),
-                             w.stack_size / 1024);
-            ssize_t written = write(2, text, n > 0 && size_t(n) < sizeof text ? size_t(n) : 0);
-            (void)written;
-            _exit(1);
-        }
+        if (addr >= w.guard && addr < w.stack && ex.current)
+            die_in_handler("thread (%u,%u,%u) overflowed its %zu KiB fiber stack (set HIPCPU_STACK_KB to "
+                           "enlarge it)", D3(ex.current->view.index), w.stack_size / 1024);
     }
     sigaction(SIGSEGV, &previous_segv, nullptr); /* the fault repeats and goes there */
 }
