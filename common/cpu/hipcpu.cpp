@@ -36,6 +36,7 @@
 #include <mutex>
 #include <vector>
 
+#include "settings.h"
 #include "trace/hooks.h" /* the calls into the trace build's tracer: nothing in the plain build */
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -292,19 +293,32 @@ void hipcpu_die_in_block(const char *format, ...) {
     vdie(kBlock, format, args);
 }
 
-/* The environment variable NAME as a whole number (BASE as strtoull's: 0
- * takes 0x...) from LOW to HIGH, or FALLBACK when it is unset or empty;
- * anything else stops the program with "NAME must be WHAT, not 'VALUE'". */
-static unsigned long long env_number(const char *name, unsigned long long fallback, unsigned long long low,
-                                     unsigned long long high, int base, const char *what) {
-    const char *value = getenv(name);
-    if (!value || !*value) return fallback;
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(value, &end, base);
-    if (*end != '\0' || errno != 0 || *value == '-' || n < low || n > high)
-        die("%s must be %s, not '%s'", name, what, value);
-    return n;
+/* ---- Settings (settings.h) --------------------------------------------------- */
+
+const char *hipcpu_setting_text(hipcpu_env id) {
+    const char *value = getenv(hipcpu_settings[int(id)].name);
+    return value ? value : "";
+}
+
+unsigned long long hipcpu_setting_value(hipcpu_env id) {
+    const hipcpu_setting &s = hipcpu_settings[int(id)];
+    const char *value = hipcpu_setting_text(id);
+    if (!*value) return s.fallback;
+    if (s.kind == HIPCPU_TEXT) return 1;
+    if (s.kind == HIPCPU_CHOICE) {
+        unsigned long long index = 0;
+        for (const char *word = s.choices;; word += strcspn(word, "|") + 1, index++) {
+            const size_t length = strcspn(word, "|");
+            if (strlen(value) == length && strncmp(value, word, length) == 0) return index;
+            if (!word[length]) break;
+        }
+    } else {
+        char *end;
+        errno = 0;
+        const unsigned long long n = strtoull(value, &end, s.base);
+        if (*end == '\0' && errno == 0 && *value != '-' && n >= s.low && n <= s.high) return n;
+    }
+    die("%s must be %s, not '%s'", s.name, s.what, value);
 }
 
 /* A setting that only the trace build reads stops a build without the
@@ -313,10 +327,10 @@ static void refuse_trace_settings() {
     static bool checked;
     if (hipcpu_hooks::kTraceBuild || checked) return;
     checked = true;
-    for (const char *name : {"HIPCPU_PROFILE", "HIPCPU_RACECHECK"})
-        if (getenv(name) && *getenv(name))
+    for (const hipcpu_setting &s : hipcpu_settings)
+        if (s.needs_trace && *hipcpu_setting_text(hipcpu_env(&s - hipcpu_settings)))
             die("%s needs the executor's trace build (make profile-N or make racecheck-N); this program was built "
-                "without it", name);
+                "without it", s.name);
 }
 
 static const char *op_name(int kind) {
@@ -340,9 +354,8 @@ static void worker_main(void *arg);
 static Worker *new_worker() {
     if (ex.stack_size == 0) {
         ex.stack_size = kDefaultStackBytes;
-        ex.stack_size = size_t(env_number("HIPCPU_STACK_KB", kDefaultStackBytes / 1024, 16, 1024 * 1024, 10,
-                                          "a number of KiB from 16 to 1048576")) *
-                        1024;
+        const unsigned long long kb = hipcpu_setting_value(hipcpu_env::HIPCPU_STACK_KB); /* 0: unset */
+        if (kb) ex.stack_size = size_t(kb) * 1024;
     }
     if (ex.nworkers == kMaxThreads) die("internal error: out of fiber stacks");
     char *base = static_cast<char *>(mmap(nullptr, kGuardBytes + ex.stack_size, PROT_READ | PROT_WRITE,
@@ -737,15 +750,8 @@ extern "C" uint64_t hipcpu_wave_op(uint64_t value, int kind, int arg, int width)
  * sequence restarts from the seed when random mode is switched on or the
  * seed changes, so a run is reproducible. */
 static void read_schedule() {
-    const char *mode = getenv("HIPCPU_SCHEDULE");
-    bool random;
-    if (!mode || !*mode || !strcmp(mode, "inorder"))
-        random = false;
-    else if (!strcmp(mode, "random"))
-        random = true;
-    else
-        die("HIPCPU_SCHEDULE must be 'inorder' or 'random', not '%s'", mode);
-    uint64_t seed = env_number("HIPCPU_SEED", 1, 0, UINT64_MAX, 0, "a number");
+    const bool random = hipcpu_setting_value(hipcpu_env::HIPCPU_SCHEDULE) == 1; /* 0: inorder */
+    const uint64_t seed = hipcpu_setting_value(hipcpu_env::HIPCPU_SEED);
     if (random && (!ex.random || seed != ex.seed)) ex.rng = seed;
     ex.random = random;
     ex.seed = seed;
@@ -856,15 +862,14 @@ static bool inject_alloc_failure() {
     static char seen[32];
     static unsigned long long calls;
     std::lock_guard<std::mutex> lock(mutex);
-    const char *value = getenv("HIPCPU_FAIL_ALLOC");
-    if (!value) value = "";
+    const char *value = hipcpu_setting_text(hipcpu_env::HIPCPU_FAIL_ALLOC);
     if (strncmp(value, seen, sizeof seen - 1) != 0) {
         snprintf(seen, sizeof seen, "%s", value);
         calls = 0;
     }
     calls++;
     if (*value == '\0') return false;
-    return env_number("HIPCPU_FAIL_ALLOC", 0, 0, ULLONG_MAX, 10, "a number") == calls;
+    return hipcpu_setting_value(hipcpu_env::HIPCPU_FAIL_ALLOC) == calls;
 }
 
 extern "C" {
@@ -963,7 +968,7 @@ hipError_t hipGetDevice(int *device) {
  * sets another count (e.g. 132, an H100's SMs). Blocks still run one at a
  * time. */
 static int compute_units() {
-    return int(env_number("HIPCPU_COMPUTE_UNITS", 60, 1, 4096, 10, "a number from 1 to 4096"));
+    return int(hipcpu_setting_value(hipcpu_env::HIPCPU_COMPUTE_UNITS));
 }
 
 extern "C" hipError_t hipcpu_occupancy(int *blocks, int block_size) {

@@ -23,6 +23,8 @@
  * holding a thread's local arrays, the executor's own state) are ignored. */
 #include "trace_internal.h"
 
+#include "../settings.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,17 +85,14 @@ using namespace hipcpu_trace;
 bool trace_enabled(void) {
     if (!settings_read) {
         settings_read = true;
-        if (const char *p = getenv("HIPCPU_PROFILE"); p && *p) {
+        if (const char *p = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE); *p) {
             profile_on = true;
             profile_path = p;
-            if (const char *s = getenv("HIPCPU_PROFILE_SITES"); s && *s) sites_path = s;
-            if (const char *l = getenv("HIPCPU_PROFILE_LINES"); l && *l) lines_path = l;
+            sites_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_SITES);
+            lines_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_LINES);
             atexit(write_profile);
         }
-        if (const char *r = getenv("HIPCPU_RACECHECK"); r && *r && strcmp(r, "0") != 0) {
-            if (strcmp(r, "1") != 0) hipcpu_die("HIPCPU_RACECHECK must be 1 or 0, not '%s'", r);
-            race_on = true;
-        }
+        race_on = hipcpu_setting_value(hipcpu_env::HIPCPU_RACECHECK) == 1;
         if (__start_hipcpu_shared && __stop_hipcpu_shared > __start_hipcpu_shared) {
             shared_lo = reinterpret_cast<uintptr_t>(__start_hipcpu_shared);
             shared_size = uintptr_t(__stop_hipcpu_shared - __start_hipcpu_shared);
