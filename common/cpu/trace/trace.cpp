@@ -98,9 +98,9 @@ bool trace_enabled(void) {
             shared_size = uintptr_t(__stop_hipcpu_shared - __start_hipcpu_shared);
         }
         if (race_on && shared_size) {
-            shared_shadow = static_cast<Shadow *>(calloc(shared_size, sizeof(Shadow)));
+            shared_shadow.words = static_cast<Shadow *>(calloc((shared_size + 3) / 4, sizeof(Shadow)));
             shared_written = static_cast<uint32_t *>(calloc(shared_size, sizeof(uint32_t)));
-            if (!shared_shadow || !shared_written) hipcpu_die("out of memory for the race check");
+            if (!shared_shadow.words || !shared_written) hipcpu_die("out of memory for the race check");
         }
         if (profile_on) site_counts.assign(size_t(kMaxThreads) * kMaxSites, 0);
         if (profile_on && !lines_path.empty() && guard_total) {
@@ -130,7 +130,7 @@ void trace_launch_begin(const char *name, const dim3 &grid, const dim3 &block) {
     c.blocks += blocks;
     c.threads += blocks * threads;
     c.waves += blocks * ((threads + kWave - 1) / kWave);
-    launch_stamp++;
+    race_launch_begin();
     atomics_by_address.clear();
     active = true;
 }
@@ -152,12 +152,11 @@ void trace_launch_end(void) {
 
 void trace_block_begin(uint64_t id) {
     end_phase();
-    block_linear = id;
-    block_stamp = ++phase_stamp;
+    race_block_begin(id);
 }
 
 void trace_barrier(void) {
-    ++phase_stamp;
+    next_phase();
     end_phase();
     if (kernel) kernel->c.barriers++;
 }
@@ -217,7 +216,7 @@ void trace_free(void *pointer) {
     for (size_t i = 0; i < allocs.size(); i++)
         if (allocs[i].base == base) {
             free(allocs[i].touched);
-            free(allocs[i].shadow);
+            free(allocs[i].shadow.words);
             allocs.erase(allocs.begin() + long(i));
             break;
         }

@@ -57,17 +57,25 @@ struct Site {
     SiteStats stats[2];   /* by Space */
 };
 
-/* The race check's record of one byte: per barrier phase of a block, which
- * threads wrote it and read it or updated it atomically; per launch, which
- * blocks did. Thread and block numbers are +1 (0: none); a reader's thread
- * field has its top bit set when the access was an atomic (trace_race.cpp). */
+/* The race check's record of one 4-byte word (or of one byte of a word that
+ * an access covered only in part: trace_race.cpp): which thread stored last,
+ * which threads read it or updated it atomically in this barrier phase, and
+ * which blocks in this launch. Each access is an actor (thread, kind, call
+ * site) with a stamp, a phase_stamp value, that also names its block and
+ * launch; 0: none. 36 bytes: 9 per byte of memory. */
 struct Shadow {
-    uint32_t phase, launch;
-    uint16_t writer, reader, reader2;
-    uint16_t writer_site, reader_site, reader2_site;
-    uint32_t block_writer, block_reader, block_reader2;
-    uint16_t block_writer_thread, block_reader_thread, block_reader2_thread;
-    uint16_t block_writer_site, block_reader_site, block_reader2_site;
+    uint32_t store_stamp, store;     /* the last plain store */
+    uint32_t phase, reader, reader2; /* the first two readers of phase `phase` (plain or atomic) */
+    uint32_t block_reader_stamp, block_reader; /* the first two (block, kind) readers of the launch */
+    uint32_t block_reader2_stamp, block_reader2;
+};
+
+/* A region's records: one per word, allocated whole at the first access
+ * (calloc maps zero pages, so the words no kernel touches cost nothing), and
+ * four per split word. */
+struct ShadowMap {
+    Shadow *words;
+    std::vector<Shadow> bytes;
 };
 
 struct Alloc {
@@ -75,7 +83,7 @@ struct Alloc {
     std::string name;
     uint64_t *touched;  /* profile: a bit per byte touched in this launch */
     bool touched_dirty;
-    Shadow *shadow;     /* race check */
+    ShadowMap shadow;   /* race check */
 };
 
 struct KernelStats {
@@ -131,7 +139,7 @@ std::string line_of_block(uintptr_t pc);
 extern std::vector<Alloc> allocs; /* sorted by base */
 extern Alloc *recent_alloc[2];
 extern uintptr_t shared_lo, shared_size;
-extern Shadow *shared_shadow;
+extern ShadowMap shared_shadow;
 extern uint32_t *shared_written; /* block stamp of the last write, per shared byte */
 Alloc *find_alloc(uintptr_t addr);
 std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
@@ -159,8 +167,11 @@ void reset_counts(unsigned thread);
 void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site);
 
 /* ---- trace_race.cpp --------------------------------------------------------- */
-extern uint32_t phase_stamp, block_stamp, launch_stamp;
+extern uint32_t phase_stamp, block_stamp;
 extern uint64_t block_linear;
+void next_phase();                 /* a barrier: a new phase */
+void race_launch_begin();
+void race_block_begin(uint64_t id); /* a new phase, and block */
 void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a, uint32_t site);
 
 /* ---- trace_report.cpp ------------------------------------------------------- */

@@ -16,7 +16,7 @@ namespace hipcpu_trace {
 
 std::vector<Alloc> allocs; /* sorted by base */
 uintptr_t shared_lo, shared_size;
-Shadow *shared_shadow;
+ShadowMap shared_shadow;
 uint32_t *shared_written; /* block stamp of the last write, per shared byte */
 
 Alloc *find_alloc_slow(uintptr_t addr) {
