@@ -65,14 +65,14 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
-    const uint32_t site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
+    const SiteRef site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
     /* A load the compiler gave no source line is one it moved, e.g. made
      * unconditional from `if (t == 0) v = tile[0]` (it keeps only thread 0's
      * value): not the program's access, so not a race. */
-    if (race_on && !(kind == kLoad && sites[site].no_line)) race_check(addr, size, kind, space, a, site);
+    if (race_on && !(kind == kLoad && site.moved)) race_check(addr, size, kind, space, a, site.index);
     if (profile_on) {
         if (a) mark_touched(a, addr, size);
-        profile_access(addr, size, kind, space, site);
+        profile_access(addr, size, kind, space, site.index);
     }
 }
 
@@ -208,7 +208,7 @@ void trace_alloc(void *pointer, size_t bytes) {
     auto at = std::lower_bound(allocs.begin(), allocs.end(), a.base,
                                [](const Alloc &x, uintptr_t base) { return x.base < base; });
     allocs.insert(at, a);
-    recent_alloc[0] = recent_alloc[1] = nullptr;
+    forget_found_allocs();
 }
 
 void trace_free(void *pointer) {
@@ -220,7 +220,7 @@ void trace_free(void *pointer) {
             allocs.erase(allocs.begin() + long(i));
             break;
         }
-    recent_alloc[0] = recent_alloc[1] = nullptr;
+    forget_found_allocs();
 }
 
 void trace_name(const void *pointer, const char *name) {
@@ -254,7 +254,7 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
-    const uint32_t site = site_of(reinterpret_cast<uintptr_t>(__builtin_return_address(0)), kAtomic, addr);
+    const uint32_t site = site_of(reinterpret_cast<uintptr_t>(__builtin_return_address(0)), kAtomic, addr).index;
     if (race_on) race_check(addr, size, kAtomic, space, a, site);
     if (profile_on) {
         if (a) mark_touched(a, addr, size);

@@ -131,13 +131,33 @@ extern bool active; /* in a launch, with a mode on */
 extern std::vector<Site> sites;
 extern const char *current_kernel;
 void resolve(Site &site);                                /* site.location: "file:line" */
-uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr); /* a call site's index, made at first sight */
+/* A call site, as every access asks for it: its index into `sites` and
+ * whether it is a moved load (Site::no_line). */
+struct SiteRef {
+    uintptr_t key; /* the instruction, and the kind in the top bits */
+    uint32_t index;
+    bool moved;
+};
+const SiteRef &find_site(uintptr_t pc, Kind kind, uintptr_t addr); /* made at first sight */
+/* A direct-mapped cache in front of find_site's table, indexed by the
+ * instruction's address itself: the sites of a kernel's hot loops lie within
+ * 8 KiB of code, and so in slots of their own (a multiplicative hash put 6 of
+ * chapter 09's 20 hot sites in shared slots). 64 KiB, of which the hot
+ * entries take a few cache lines; one line per look-up. */
+constexpr unsigned kSiteCache = 4096;
+extern SiteRef site_cache[kSiteCache];
+inline uintptr_t site_key(uintptr_t pc, Kind kind) { return pc ^ (uintptr_t(kind) << 60); }
+inline unsigned site_slot(uintptr_t key) { return unsigned((key >> 1) + (key >> 60)) % kSiteCache; }
+inline const SiteRef &site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
+    const SiteRef &cached = site_cache[site_slot(site_key(pc, kind))];
+    return cached.key == site_key(pc, kind) ? cached : find_site(pc, kind, addr);
+}
 std::string shared_variable(uintptr_t addr, uintptr_t *offset);
 std::string line_of_block(uintptr_t pc);
 
 /* ---- trace_memory.cpp ------------------------------------------------------- */
 extern std::vector<Alloc> allocs; /* sorted by base */
-extern Alloc *recent_alloc[2];
+void forget_found_allocs(); /* find_alloc's caches, when allocs changes */
 extern uintptr_t shared_lo, shared_size;
 extern ShadowMap shared_shadow;
 extern uint32_t *shared_written; /* block stamp of the last write, per shared byte */
