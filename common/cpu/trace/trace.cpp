@@ -13,8 +13,9 @@
  *   LDS bank cycles), then dropped. Written per kernel to FILE at exit, per
  *   call site to HIPCPU_PROFILE_SITES, and how often a wave ran each source
  *   line to HIPCPU_PROFILE_LINES.
- * - HIPCPU_RACECHECK=1: checks. A shadow record per byte of device and shared
- *   memory says which threads and blocks wrote it, read it or updated it
+ * - HIPCPU_RACECHECK=1: checks. A shadow record per 4-byte word of device
+ *   and shared memory (per byte, once an access covers part of the word)
+ *   says which threads and blocks wrote it, read it or updated it
  *   atomically, and when; a race (two unordered accesses, not both plain
  *   reads or both atomics: trace_race.cpp) or a read of unwritten shared
  *   memory aborts with both call sites.
