@@ -20,6 +20,7 @@ extern "C" { /* cmocka 1.1.5's header has no C++ guard */
 #include <cmocka.h>
 }
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,9 +29,12 @@ extern "C" { /* cmocka 1.1.5's header has no C++ guard */
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "settings.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -724,6 +728,70 @@ static void test_other_aborts(void **) {
 #endif
 }
 
+/* ---- Settings (common/cpu/settings.h) ---------------------------------------- */
+
+static std::string read_text(const std::string &path) {
+    std::string text;
+    if (FILE *f = fopen(path.c_str(), "r")) {
+        char buffer[4096];
+        size_t n;
+        while ((n = fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+        fclose(f);
+    }
+    if (text.empty()) print_error("cannot read %s: run from the repository root\n", path.c_str());
+    assert_false(text.empty());
+    return text;
+}
+
+static size_t count_of(const std::string &text, const std::string &word) {
+    size_t n = 0;
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) n++;
+    return n;
+}
+
+static int bad_setting; /* the index run_bad_setting sets a bad value for */
+static void run_bad_setting(void) {
+    setenv(hipcpu_settings[bad_setting].name, "bogus", 1);
+    hipcpu_setting_value(hipcpu_env(bad_setting));
+}
+
+/* The table is the one list: common/cpu/README.md's tables name exactly its
+ * variables, nothing in the executor or its tracer reads the environment but
+ * its reader, and every bad value is refused in the table's one form. */
+static void test_settings_table(void **) {
+    const std::string readme = read_text("common/cpu/README.md");
+    std::vector<std::string> listed; /* the README's table rows "| `HIPCPU_NAME=...` |" */
+    for (size_t at = readme.find("\n| `HIPCPU_"); at != std::string::npos; at = readme.find("\n| `HIPCPU_", at + 1))
+        listed.push_back(readme.substr(at + 4, readme.find_first_of("=`", at + 4) - (at + 4)));
+    for (const hipcpu_setting &s : hipcpu_settings) {
+        if (std::find(listed.begin(), listed.end(), s.name) == listed.end())
+            print_error("%s is not in common/cpu/README.md's tables\n", s.name);
+        assert_true(std::find(listed.begin(), listed.end(), s.name) != listed.end());
+    }
+    for (const std::string &name : listed) {
+        bool known = false;
+        for (const hipcpu_setting &s : hipcpu_settings) known = known || name == s.name;
+        if (!known) print_error("common/cpu/README.md lists %s, which settings.h does not\n", name.c_str());
+        assert_true(known);
+    }
+    size_t getenvs = 0;
+    for (const char *dir : {"common/cpu", "common/cpu/hip", "common/cpu/trace"})
+        if (DIR *d = opendir(dir)) {
+            while (const dirent *e = readdir(d)) {
+                const std::string name = e->d_name, suffix = name.substr(name.find_last_of('.') + 1);
+                if (name.find('.') != std::string::npos && (suffix == "h" || suffix == "cpp"))
+                    getenvs += count_of(read_text(std::string(dir) + "/" + name), "getenv(");
+            }
+            closedir(d);
+        }
+    assert_int_equal(getenvs, 1); /* hipcpu_setting_text's */
+    for (bad_setting = 0; bad_setting < int(sizeof hipcpu_settings / sizeof *hipcpu_settings); bad_setting++) {
+        const hipcpu_setting &s = hipcpu_settings[bad_setting];
+        if (s.kind == HIPCPU_TEXT) continue;
+        expect_abort(run_bad_setting, (std::string(s.name) + " must be " + s.what + ", not 'bogus'").c_str());
+    }
+}
+
 /* ---- Events ----------------------------------------------------------------- */
 
 __global__ void busy_kernel(float *out, int n) {
@@ -1134,6 +1202,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_shuffle_divergence),
         cmocka_unit_test(test_missing_lane),
         cmocka_unit_test(test_other_aborts),
+        cmocka_unit_test(test_settings_table),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_wave_uniform),
         cmocka_unit_test(test_alloc_failure_injection),

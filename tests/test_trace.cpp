@@ -908,6 +908,128 @@ static void test_uninitialised_read(void **) {
                                    "uninitialised read of __shared__ other_tile", "byte 0", "thread (0,0,0) read it"});
 }
 
+/* ---- Race check: parts of a word, and the blocks behind a stamp ------------------ */
+
+/* The check keeps a record per 4-byte word until an access covers only part
+ * of one, which splits it into a record per byte. In one phase, threads 0-7
+ * store their own byte of `bytes` (8 bytes, two words: no race), then:
+ * mode 1, thread 9 loads word 0 (it races with thread 0's byte 0); mode 2,
+ * thread 9 loads 4 bytes from byte 2 (words 0 and 1 in part: thread 2's byte
+ * 2). Mode 3: thread 0 loads word 1 whole, before any store, then thread 4
+ * stores its byte, 4, which splits the word: each byte's record starts as a
+ * copy of the word's, so the race is on byte 4, with thread 0's read. After
+ * a barrier thread 0 reads both words: no race. */
+__global__ void byte_race_kernel(uint8_t *bytes, unsigned *out, int mode) {
+    const unsigned t = threadIdx.x;
+    unsigned v = 0;
+    if (mode == 3 && t == 0) v = reinterpret_cast<const unsigned *>(bytes)[1];
+    if (t < 8) bytes[t] = uint8_t(t);
+    if (mode == 1 && t == 9) v = reinterpret_cast<const unsigned *>(bytes)[0];
+    if (mode == 2 && t == 9) __builtin_memcpy(&v, bytes + 2, 4);
+    __syncthreads();
+    if (t == 0) v += reinterpret_cast<const unsigned *>(bytes)[0] + reinterpret_cast<const unsigned *>(bytes)[1];
+    out[t] = v;
+}
+static const int kByteWholeRead = __LINE__ - 8, kByteStore = __LINE__ - 7, kByteWordRead = __LINE__ - 6,
+                 kBytePartRead = __LINE__ - 6;
+
+static bool run_byte_race(int mode) {
+    uint8_t *bytes = named_alloc<uint8_t>(8, "byte_cells");
+    unsigned *out = named_alloc<unsigned>(W, "byte_out");
+    hipLaunchKernelGGL(byte_race_kernel, 1, W, 0, 0, bytes, out, mode);
+    if (hipGetLastError() != hipSuccess) return false;
+    return download(out, 1)[0] == 0x03020100u + 0x07060504u;
+}
+static bool run_bytes_clean() { return run_byte_race(0); }
+static bool run_byte_then_word() { return run_byte_race(1); }
+static bool run_byte_then_straddle() { return run_byte_race(2); }
+static bool run_word_then_byte() { return run_byte_race(3); }
+
+/* Blocks b = 0..3 each store byte b of one word: different bytes, no race;
+ * with `clash`, block 2 stores byte 1 too, which block 1 stored. */
+__global__ void block_bytes_kernel(uint8_t *bytes, int clash) {
+    if (threadIdx.x != 0) return;
+    bytes[blockIdx.x] = uint8_t(blockIdx.x);
+    if (clash && blockIdx.x == 2) bytes[1] = 0;
+}
+static const int kBlockByteStore = __LINE__ - 3, kBlockByteClash = __LINE__ - 2;
+
+static bool run_block_bytes(int clash) {
+    uint8_t *bytes = named_alloc<uint8_t>(4, "block_bytes");
+    hipLaunchKernelGGL(block_bytes_kernel, 4, W, 0, 0, bytes, clash);
+    return hipGetLastError() == hipSuccess && download(bytes, 4)[3] == 3;
+}
+static bool run_block_bytes_clean() { return run_block_bytes(0); }
+static bool run_block_bytes_clash() { return run_block_bytes(1); }
+
+/* A shared word whose first three bytes thread t < 3 stores, read whole
+ * after a barrier: byte 3 was never written. */
+__global__ void byte_tile_kernel(unsigned *out) {
+    __shared__ unsigned byte_tile[1];
+    const unsigned t = threadIdx.x;
+    if (t < 3) reinterpret_cast<uint8_t *>(byte_tile)[t] = uint8_t(t);
+    __syncthreads();
+    out[t] = byte_tile[0];
+}
+
+static bool run_byte_tile() {
+    hipLaunchKernelGGL(byte_tile_kernel, 1, W, 0, 0, named_alloc<unsigned>(W, "byte_tile_out"));
+    return true;
+}
+
+/* Blocks of a 2x2 grid pass barriers, so that stamps move on; block (1,0)
+ * reads cell[0] and, later, block (1,1) stores it (mode 0): the race must
+ * name block (1,0,0). Mode 1: only the store, and a second launch's read,
+ * which a launch boundary orders: no race. */
+__global__ void late_block_kernel(int *cell, int *out, int mode) {
+    const bool first = threadIdx.x == 0;
+    __syncthreads();
+    __syncthreads();
+    if (first && mode != 1 && blockIdx.x == 1 && blockIdx.y == 0) out[0] = cell[0];
+    __syncthreads();
+    if (first && mode != 2 && blockIdx.x == 1 && blockIdx.y == 1) cell[0] = 3;
+}
+static const int kLateRead = __LINE__ - 4, kLateStore = __LINE__ - 2;
+
+static bool run_late_block(int mode) {
+    int *cell = named_alloc<int>(1, "late_cell"), *out = named_alloc<int>(1, "late_out");
+    HIP_OK(hipMemset(cell, 0, sizeof(int)));
+    hipLaunchKernelGGL(late_block_kernel, dim3(2, 2), W, 0, 0, cell, out, mode);
+    if (mode == 1) hipLaunchKernelGGL(late_block_kernel, dim3(2, 2), W, 0, 0, cell, out, 2);
+    return hipGetLastError() == hipSuccess && (mode == 0 || download(out, 1)[0] == 3);
+}
+static bool run_late_block_race() { return run_late_block(0); }
+static bool run_late_block_launches() { return run_late_block(1); }
+
+static void test_race_on_part_of_a_word(void **) {
+    expect_clean(run_bytes_clean);
+    expect_abort(run_byte_then_word, {"kernel 'byte_race_kernel' block (0,0,0)",
+                                      "race on device buffer 'byte_cells' (byte 0 of 8)",
+                                      "thread (0,0,0) wrote it at " + site(kByteStore),
+                                      "thread (9,0,0) read it at " + site(kByteWordRead)});
+    expect_abort(run_byte_then_straddle, {"race on device buffer 'byte_cells' (byte 2 of 8)",
+                                          "thread (2,0,0) wrote it at " + site(kByteStore),
+                                          "thread (9,0,0) read it at " + site(kBytePartRead)});
+    expect_abort(run_word_then_byte, {"race on device buffer 'byte_cells' (byte 4 of 8)",
+                                      "thread (0,0,0) read it at " + site(kByteWholeRead),
+                                      "thread (4,0,0) wrote it at " + site(kByteStore)});
+    expect_clean(run_block_bytes_clean);
+    expect_abort(run_block_bytes_clash, {"kernel 'block_bytes_kernel' block (2,0,0)",
+                                         "race between blocks on device buffer 'block_bytes' (byte 1 of 4)",
+                                         "block (1,0,0) thread (0,0,0) wrote it at " + site(kBlockByteStore),
+                                         "thread (0,0,0) of this block wrote it at " + site(kBlockByteClash)});
+    expect_abort(run_byte_tile, {"kernel 'byte_tile_kernel' block (0,0,0)",
+                                 "uninitialised read of __shared__ byte_tile", "byte 3", "thread (0,0,0) read it"});
+}
+
+static void test_race_names_the_earlier_block(void **) {
+    expect_abort(run_late_block_race, {"kernel 'late_block_kernel' block (1,1,0)",
+                                       "race between blocks on device buffer 'late_cell' (byte 0 of 4)",
+                                       "block (1,0,0) thread (0,0,0) read it at " + site(kLateRead),
+                                       "thread (0,0,0) of this block wrote it at " + site(kLateStore)});
+    expect_clean(run_late_block_launches);
+}
+
 /* ---- The classic block reduction ------------------------------------------------- */
 
 /* Tree reduction in shared memory, a barrier after every level; with
@@ -976,6 +1098,8 @@ int main(void) {
         cmocka_unit_test(test_atomic_race_within_block),
         cmocka_unit_test(test_atomic_race_between_blocks),
         cmocka_unit_test(test_uninitialised_read),
+        cmocka_unit_test(test_race_on_part_of_a_word),
+        cmocka_unit_test(test_race_names_the_earlier_block),
         cmocka_unit_test(test_block_reduction),
     };
     return cmocka_run_group_tests_name("trace (wave " STRINGIFY(HIPCPU_WAVE_SIZE) ")", tests, nullptr, nullptr);

@@ -36,12 +36,8 @@
 #include <mutex>
 #include <vector>
 
-#ifndef HIPCPU_TRACE
-#define HIPCPU_TRACE 0
-#endif
-#if HIPCPU_TRACE
-#include "trace/trace.h"
-#endif
+#include "settings.h"
+#include "trace/hooks.h" /* the calls into the trace build's tracer: nothing in the plain build */
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HIPCPU_ASAN 1
@@ -63,6 +59,10 @@
 #define HIPCPU_ASM_SWITCH 0
 #include <ucontext.h>
 #endif
+
+/* Every abort goes through these (Messages, below). */
+[[noreturn]] static void die(const char *format, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] static void die_in_block(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- Configuration ---------------------------------------------------------- */
 
@@ -123,7 +123,7 @@ static void context_entry(unsigned fn_hi, unsigned fn_lo, unsigned arg_hi, unsig
     };
     auto fn = reinterpret_cast<void (*)(void *)>(join(fn_hi, fn_lo));
     fn(reinterpret_cast<void *>(join(arg_hi, arg_lo)));
-    abort(); /* fn never returns */
+    die("internal error: a fiber's entry function returned");
 }
 
 static void context_init(Context *c, char *stack, size_t size, void (*fn)(void *), void *arg) {
@@ -194,7 +194,6 @@ struct Executor {
     void *body;
     unsigned nthreads, nwaves;
     bool random;
-    bool tracing; /* trace build, with HIPCPU_PROFILE or HIPCPU_RACECHECK set */
     uint64_t seed, rng;
     /* The running block */
     Fiber fibers[kMaxThreads];
@@ -246,62 +245,92 @@ static hipError_t record(hipError_t e) {
 
 #define D3(d) (d).x, (d).y, (d).z
 
-/* Every abort of the executor: "hipcpu: " and the message, with "kernel
- * 'NAME' block (X,Y,Z): " in front for one that happened inside a block. */
-[[noreturn]] static void vdie(bool in_block, const char *format, va_list args) {
-    char text[1024];
+/* Where an abort comes from: the program, the running block, or the running
+ * block's SIGSEGV handler, which must not use stdio (the fault may have hit
+ * inside it). */
+enum Origin { kProgram, kBlock, kSignal };
+
+/* Every abort of the executor and its tracer: "hipcpu: " and the message,
+ * with "kernel 'NAME' block (X,Y,Z): " in front for one from inside a block,
+ * written to stderr in one piece. */
+[[noreturn]] static void vdie(Origin origin, const char *format, va_list args) {
+    char text[1024], line[4096];
     vsnprintf(text, sizeof text, format, args);
-    fflush(stdout); /* keep the kernel's own printf output */
-    if (in_block)
-        fprintf(stderr, "hipcpu: kernel '%s' block (%u,%u,%u): %s\n", ex.kernel, D3(hipcpu_block_idx), text);
-    else
-        fprintf(stderr, "hipcpu: %s\n", text);
-    fflush(stderr);
+    const int n = origin == kProgram ? snprintf(line, sizeof line, "hipcpu: %s\n", text)
+                                     : snprintf(line, sizeof line, "hipcpu: kernel '%s' block (%u,%u,%u): %s\n",
+                                                ex.kernel, D3(hipcpu_block_idx), text);
+    if (origin != kSignal) {
+        fflush(stdout); /* keep the kernel's own printf output */
+        fflush(stderr);
+    }
+    ssize_t written = write(2, line, n < 0 ? 0 : size_t(n) < sizeof line ? size_t(n) : sizeof line - 1);
+    (void)written;
     _exit(1);
 }
 
-[[noreturn]] static void die(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void die(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(false, format, args);
+    vdie(kProgram, format, args);
 }
 
-[[noreturn]] static void die_in_block(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void die_in_block(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(true, format, args);
+    vdie(kBlock, format, args);
 }
 
-#if HIPCPU_TRACE
-/* The same two, for the tracer. */
+/* The same two, for the tracer (trace.h). */
 void hipcpu_die(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(false, format, args);
+    vdie(kProgram, format, args);
 }
 
 void hipcpu_die_in_block(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    vdie(true, format, args);
+    vdie(kBlock, format, args);
 }
-#endif
 
-/* The environment variable NAME as a whole number (BASE as strtoull's: 0
- * takes 0x...) from LOW to HIGH, or FALLBACK when it is unset or empty;
- * anything else stops the program with "NAME must be WHAT, not 'VALUE'". */
-static unsigned long long env_number(const char *name, unsigned long long fallback, unsigned long long low,
-                                     unsigned long long high, int base, const char *what) {
-    const char *value = getenv(name);
-    if (!value || !*value) return fallback;
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(value, &end, base);
-    if (*end != '\0' || errno != 0 || *value == '-' || n < low || n > high)
-        die("%s must be %s, not '%s'", name, what, value);
-    return n;
+/* ---- Settings (settings.h) --------------------------------------------------- */
+
+const char *hipcpu_setting_text(hipcpu_env id) {
+    const char *value = getenv(hipcpu_settings[int(id)].name);
+    return value ? value : "";
+}
+
+unsigned long long hipcpu_setting_value(hipcpu_env id) {
+    const hipcpu_setting &s = hipcpu_settings[int(id)];
+    const char *value = hipcpu_setting_text(id);
+    if (!*value) return s.fallback;
+    if (s.kind == HIPCPU_TEXT) return 1;
+    if (s.kind == HIPCPU_CHOICE) {
+        unsigned long long index = 0;
+        for (const char *word = s.choices;; word += strcspn(word, "|") + 1, index++) {
+            const size_t length = strcspn(word, "|");
+            if (strlen(value) == length && strncmp(value, word, length) == 0) return index;
+            if (!word[length]) break;
+        }
+    } else {
+        char *end;
+        errno = 0;
+        const unsigned long long n = strtoull(value, &end, s.base);
+        if (*end == '\0' && errno == 0 && *value != '-' && n >= s.low && n <= s.high) return n;
+    }
+    die("%s must be %s, not '%s'", s.name, s.what, value);
+}
+
+/* A setting that only the trace build reads stops a build without the
+ * tracer at its first launch, rather than silently counting nothing. */
+static void refuse_trace_settings() {
+    static bool checked;
+    if (hipcpu_hooks::kTraceBuild || checked) return;
+    checked = true;
+    for (const hipcpu_setting &s : hipcpu_settings)
+        if (s.needs_trace && *hipcpu_setting_text(hipcpu_env(&s - hipcpu_settings)))
+            die("%s needs the executor's trace build (make profile-N or make racecheck-N); this program was built "
+                "without it", s.name);
 }
 
 static const char *op_name(int kind) {
@@ -325,9 +354,8 @@ static void worker_main(void *arg);
 static Worker *new_worker() {
     if (ex.stack_size == 0) {
         ex.stack_size = kDefaultStackBytes;
-        ex.stack_size = size_t(env_number("HIPCPU_STACK_KB", kDefaultStackBytes / 1024, 16, 1024 * 1024, 10,
-                                          "a number of KiB from 16 to 1048576")) *
-                        1024;
+        const unsigned long long kb = hipcpu_setting_value(hipcpu_env::HIPCPU_STACK_KB); /* 0: unset */
+        if (kb) ex.stack_size = size_t(kb) * 1024;
     }
     if (ex.nworkers == kMaxThreads) die("internal error: out of fiber stacks");
     char *base = static_cast<char *>(mmap(nullptr, kGuardBytes + ex.stack_size, PROT_READ | PROT_WRITE,
@@ -348,21 +376,20 @@ static Worker *new_worker() {
  * installed under ASan, which reports overflows itself. */
 static struct sigaction previous_segv;
 
+[[noreturn]] static void die_in_handler(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void die_in_handler(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vdie(kSignal, format, args);
+}
+
 static void on_segv(int, siginfo_t *info, void *) {
     const char *addr = static_cast<const char *>(info->si_addr);
     for (unsigned i = 0; i < ex.nworkers; i++) {
         const Worker &w = ex.workers[i];
-        if (addr >= w.guard && addr < w.stack && ex.current) {
-            char text[512];
-            int n = snprintf(text, sizeof text,
-                             "hipcpu: kernel '%s' block (%u,%u,%u): thread (%u,%u,%u) overflowed "
-                             "its %zu KiB fiber stack (set HIPCPU_STACK_KB to enlarge it)\n",
-                             ex.kernel, D3(hipcpu_block_idx), D3(ex.current->view.index),
-                             w.stack_size / 1024);
-            ssize_t written = write(2, text, n > 0 && size_t(n) < sizeof text ? size_t(n) : 0);
-            (void)written;
-            _exit(1);
-        }
+        if (addr >= w.guard && addr < w.stack && ex.current)
+            die_in_handler("thread (%u,%u,%u) overflowed its %zu KiB fiber stack (set HIPCPU_STACK_KB to "
+                           "enlarge it)", D3(ex.current->view.index), w.stack_size / 1024);
     }
     sigaction(SIGSEGV, &previous_segv, nullptr); /* the fault repeats and goes there */
 }
@@ -515,9 +542,8 @@ static void suspend(Fiber *t, State s) {
     switch_worker(t->worker, next_in_round());
 }
 
-#if HIPCPU_TRACE
+/* The trace build's tracer: a lane stops at a memory access (trace.h). */
 void hipcpu_suspend_at_access(void) { suspend(ex.current, kAtAccess); }
-#endif
 
 /* ---- Scheduling ------------------------------------------------------------- */
 
@@ -575,9 +601,7 @@ static bool complete_wave_op(Wave &wave) {
                      other->state == kDone ? "returned without reaching it"
                                            : "is waiting at __syncthreads instead");
     }
-#if HIPCPU_TRACE
-    if (ex.tracing) trace_wave_op(wave_id, op->op_kind);
-#endif
+    hipcpu_hooks::wave_op(wave_id, op->op_kind);
     for (unsigned i = 0; i < wave.lanes; i++) {
         if (lanes[i].op_kind != op->op_kind || lanes[i].op_width != op->op_width)
             die_in_block("lanes of wave %u reached different wave operations: thread (%u,%u,%u) called %s "
@@ -591,28 +615,30 @@ static bool complete_wave_op(Wave &wave) {
     return true;
 }
 
+/* A traced round is over: tells the tracer which lanes are live and which
+ * stopped at a memory access, and readies those to run on. True if any did. */
+static bool traced_round_end(Wave &wave) {
+    uint64_t live = 0;
+    unsigned at_access = 0;
+    for (unsigned i = 0; i < wave.lanes; i++) {
+        Fiber &lane = ex.fibers[wave.first + i];
+        live |= uint64_t(lane.state != kDone) << i;
+        if (lane.state == kAtAccess) {
+            lane.state = kReady;
+            at_access++;
+        }
+    }
+    hipcpu_hooks::round_end(unsigned(&wave - ex.waves), wave.first, wave.lanes, live, at_access);
+    return at_access != 0;
+}
+
 /* One round of a wave, then what follows from it. Returns true if the wave
  * has more to run before the barrier: lanes stopped at a memory access (trace
  * build), or a wave operation that every lane reached. */
 static bool step_wave(Wave &wave) {
     build_round(wave);
     run_round();
-#if HIPCPU_TRACE
-    if (ex.tracing) {
-        uint64_t live = 0;
-        unsigned at_access = 0;
-        for (unsigned i = 0; i < wave.lanes; i++) {
-            Fiber &lane = ex.fibers[wave.first + i];
-            live |= uint64_t(lane.state != kDone) << i;
-            if (lane.state == kAtAccess) {
-                lane.state = kReady;
-                at_access++;
-            }
-        }
-        trace_round_end(unsigned(&wave - ex.waves), wave.first, wave.lanes, live, at_access);
-        if (at_access) return true;
-    }
-#endif
+    if (hipcpu_hooks::traced() && traced_round_end(wave)) return true;
     return complete_wave_op(wave);
 }
 
@@ -659,9 +685,7 @@ static void run_block() {
         }
         for (unsigned i = 0; i < ex.nthreads; i++) ex.fibers[i].state = kReady;
         ex.at_barrier = 0;
-#if HIPCPU_TRACE
-        if (ex.tracing) trace_barrier();
-#endif
+        hipcpu_hooks::barrier();
     }
 }
 
@@ -726,15 +750,8 @@ extern "C" uint64_t hipcpu_wave_op(uint64_t value, int kind, int arg, int width)
  * sequence restarts from the seed when random mode is switched on or the
  * seed changes, so a run is reproducible. */
 static void read_schedule() {
-    const char *mode = getenv("HIPCPU_SCHEDULE");
-    bool random;
-    if (!mode || !*mode || !strcmp(mode, "inorder"))
-        random = false;
-    else if (!strcmp(mode, "random"))
-        random = true;
-    else
-        die("HIPCPU_SCHEDULE must be 'inorder' or 'random', not '%s'", mode);
-    uint64_t seed = env_number("HIPCPU_SEED", 1, 0, UINT64_MAX, 0, "a number");
+    const bool random = hipcpu_setting_value(hipcpu_env::HIPCPU_SCHEDULE) == 1; /* 0: inorder */
+    const uint64_t seed = hipcpu_setting_value(hipcpu_env::HIPCPU_SEED);
     if (random && (!ex.random || seed != ex.seed)) ex.rng = seed;
     ex.random = random;
     ex.seed = seed;
@@ -780,19 +797,8 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
     in_launch = true;
     read_schedule();
     install_overflow_handler();
-#if HIPCPU_TRACE
-    ex.tracing = trace_enabled();
-    if (ex.tracing) trace_launch_begin(kernel_name, grid, block);
-#else
-    static bool checked_environment;
-    if (!checked_environment) {
-        checked_environment = true;
-        for (const char *name : {"HIPCPU_PROFILE", "HIPCPU_RACECHECK"})
-            if (getenv(name) && *getenv(name))
-                die("%s needs the executor's trace build (make profile-N or make racecheck-N); this "
-                    "program was built without it", name);
-    }
-#endif
+    refuse_trace_settings();
+    hipcpu_hooks::launch_begin(kernel_name, grid, block);
     ex.kernel = kernel_name;
     ex.invoke = invoke;
     ex.body = body;
@@ -823,14 +829,10 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
         const uint64_t id = !permutation.empty() ? permutation[b] : (a * b + c) % nblocks;
         hipcpu_block_idx = dim3(uint32_t(id % grid.x), uint32_t(id / grid.x % grid.y),
                                 uint32_t(id / grid.x / grid.y));
-#if HIPCPU_TRACE
-        if (ex.tracing) trace_block_begin(id);
-#endif
+        hipcpu_hooks::block_begin(id);
         run_block();
     }
-#if HIPCPU_TRACE
-    if (ex.tracing) trace_launch_end();
-#endif
+    hipcpu_hooks::launch_end();
     in_launch = false;
     return hipSuccess;
 }
@@ -860,15 +862,14 @@ static bool inject_alloc_failure() {
     static char seen[32];
     static unsigned long long calls;
     std::lock_guard<std::mutex> lock(mutex);
-    const char *value = getenv("HIPCPU_FAIL_ALLOC");
-    if (!value) value = "";
+    const char *value = hipcpu_setting_text(hipcpu_env::HIPCPU_FAIL_ALLOC);
     if (strncmp(value, seen, sizeof seen - 1) != 0) {
         snprintf(seen, sizeof seen, "%s", value);
         calls = 0;
     }
     calls++;
     if (*value == '\0') return false;
-    return env_number("HIPCPU_FAIL_ALLOC", 0, 0, ULLONG_MAX, 10, "a number") == calls;
+    return hipcpu_setting_value(hipcpu_env::HIPCPU_FAIL_ALLOC) == calls;
 }
 
 extern "C" {
@@ -891,27 +892,18 @@ hipError_t hipMalloc(void **ptr, size_t size) {
 #endif
     memset(p, 0xFF, size); /* device memory starts as garbage, not zeros: NaN, -1 */
     *ptr = p;
-#if HIPCPU_TRACE
-    trace_alloc(p, size);
-#endif
+    hipcpu_hooks::alloc(p, size);
     return hipSuccess;
 }
 
 hipError_t hipFree(void *ptr) {
-#if HIPCPU_TRACE
-    if (ptr) trace_free(ptr);
-#endif
+    hipcpu_hooks::free(ptr);
     free(ptr);
     return hipSuccess;
 }
 
 void hipcpu_name_allocation(const void *ptr, const char *name) {
-#if HIPCPU_TRACE
-    if (ptr && name) trace_name(ptr, name);
-#else
-    (void)ptr;
-    (void)name;
-#endif
+    hipcpu_hooks::name(ptr, name);
 }
 
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int) {
@@ -976,7 +968,7 @@ hipError_t hipGetDevice(int *device) {
  * sets another count (e.g. 132, an H100's SMs). Blocks still run one at a
  * time. */
 static int compute_units() {
-    return int(env_number("HIPCPU_COMPUTE_UNITS", 60, 1, 4096, 10, "a number from 1 to 4096"));
+    return int(hipcpu_setting_value(hipcpu_env::HIPCPU_COMPUTE_UNITS));
 }
 
 extern "C" hipError_t hipcpu_occupancy(int *blocks, int block_size) {

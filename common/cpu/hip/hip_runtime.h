@@ -225,7 +225,7 @@ inline unsigned int __lane_id(void) {
  * In the trace build the executor is told of each atomic first: it counts
  * it, and lets its read and write through as one atomic access, not as a
  * plain load and store. */
-#ifdef HIPCPU_TRACE
+#if defined(HIPCPU_TRACE) && HIPCPU_TRACE /* as trace/hooks.h reads it: -DHIPCPU_TRACE=0 is the plain build */
 extern "C" void hipcpu_atomic_begin(const void *address, unsigned size);
 extern "C" void hipcpu_atomic_end(void);
 #define HIPCPU_ATOMIC_BEGIN(address) hipcpu_atomic_begin(address, sizeof *(address))

@@ -13,8 +13,9 @@
  *   LDS bank cycles), then dropped. Written per kernel to FILE at exit, per
  *   call site to HIPCPU_PROFILE_SITES, and how often a wave ran each source
  *   line to HIPCPU_PROFILE_LINES.
- * - HIPCPU_RACECHECK=1: checks. A shadow record per byte of device and shared
- *   memory says which threads and blocks wrote it, read it or updated it
+ * - HIPCPU_RACECHECK=1: checks. A shadow record per 4-byte word of device
+ *   and shared memory (per byte, once an access covers part of the word)
+ *   says which threads and blocks wrote it, read it or updated it
  *   atomically, and when; a race (two unordered accesses, not both plain
  *   reads or both atomics: trace_race.cpp) or a read of unwritten shared
  *   memory aborts with both call sites.
@@ -22,6 +23,8 @@
  * Addresses outside device allocations and __shared__ variables (fiber stacks
  * holding a thread's local arrays, the executor's own state) are ignored. */
 #include "trace_internal.h"
+
+#include "../settings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,14 +66,14 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
-    const uint32_t site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
+    const SiteRef site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
     /* A load the compiler gave no source line is one it moved, e.g. made
      * unconditional from `if (t == 0) v = tile[0]` (it keeps only thread 0's
      * value): not the program's access, so not a race. */
-    if (race_on && !(kind == kLoad && sites[site].no_line)) race_check(addr, size, kind, space, a, site);
+    if (race_on && !(kind == kLoad && site.moved)) race_check(addr, size, kind, space, a, site.index);
     if (profile_on) {
         if (a) mark_touched(a, addr, size);
-        profile_access(addr, size, kind, space, site);
+        profile_access(addr, size, kind, space, site.index);
     }
 }
 
@@ -83,25 +86,22 @@ using namespace hipcpu_trace;
 bool trace_enabled(void) {
     if (!settings_read) {
         settings_read = true;
-        if (const char *p = getenv("HIPCPU_PROFILE"); p && *p) {
+        if (const char *p = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE); *p) {
             profile_on = true;
             profile_path = p;
-            if (const char *s = getenv("HIPCPU_PROFILE_SITES"); s && *s) sites_path = s;
-            if (const char *l = getenv("HIPCPU_PROFILE_LINES"); l && *l) lines_path = l;
+            sites_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_SITES);
+            lines_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_LINES);
             atexit(write_profile);
         }
-        if (const char *r = getenv("HIPCPU_RACECHECK"); r && *r && strcmp(r, "0") != 0) {
-            if (strcmp(r, "1") != 0) hipcpu_die("HIPCPU_RACECHECK must be 1 or 0, not '%s'", r);
-            race_on = true;
-        }
+        race_on = hipcpu_setting_value(hipcpu_env::HIPCPU_RACECHECK) == 1;
         if (__start_hipcpu_shared && __stop_hipcpu_shared > __start_hipcpu_shared) {
             shared_lo = reinterpret_cast<uintptr_t>(__start_hipcpu_shared);
             shared_size = uintptr_t(__stop_hipcpu_shared - __start_hipcpu_shared);
         }
         if (race_on && shared_size) {
-            shared_shadow = static_cast<Shadow *>(calloc(shared_size, sizeof(Shadow)));
+            shared_shadow.words = static_cast<Shadow *>(calloc((shared_size + 3) / 4, sizeof(Shadow)));
             shared_written = static_cast<uint32_t *>(calloc(shared_size, sizeof(uint32_t)));
-            if (!shared_shadow || !shared_written) hipcpu_die("out of memory for the race check");
+            if (!shared_shadow.words || !shared_written) hipcpu_die("out of memory for the race check");
         }
         if (profile_on) site_counts.assign(size_t(kMaxThreads) * kMaxSites, 0);
         if (profile_on && !lines_path.empty() && guard_total) {
@@ -131,7 +131,7 @@ void trace_launch_begin(const char *name, const dim3 &grid, const dim3 &block) {
     c.blocks += blocks;
     c.threads += blocks * threads;
     c.waves += blocks * ((threads + kWave - 1) / kWave);
-    launch_stamp++;
+    race_launch_begin();
     atomics_by_address.clear();
     active = true;
 }
@@ -153,12 +153,11 @@ void trace_launch_end(void) {
 
 void trace_block_begin(uint64_t id) {
     end_phase();
-    block_linear = id;
-    block_stamp = ++phase_stamp;
+    race_block_begin(id);
 }
 
 void trace_barrier(void) {
-    ++phase_stamp;
+    next_phase();
     end_phase();
     if (kernel) kernel->c.barriers++;
 }
@@ -210,7 +209,7 @@ void trace_alloc(void *pointer, size_t bytes) {
     auto at = std::lower_bound(allocs.begin(), allocs.end(), a.base,
                                [](const Alloc &x, uintptr_t base) { return x.base < base; });
     allocs.insert(at, a);
-    recent_alloc[0] = recent_alloc[1] = nullptr;
+    forget_found_allocs();
 }
 
 void trace_free(void *pointer) {
@@ -218,11 +217,11 @@ void trace_free(void *pointer) {
     for (size_t i = 0; i < allocs.size(); i++)
         if (allocs[i].base == base) {
             free(allocs[i].touched);
-            free(allocs[i].shadow);
+            free(allocs[i].shadow.words);
             allocs.erase(allocs.begin() + long(i));
             break;
         }
-    recent_alloc[0] = recent_alloc[1] = nullptr;
+    forget_found_allocs();
 }
 
 void trace_name(const void *pointer, const char *name) {
@@ -256,7 +255,7 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
-    const uint32_t site = site_of(reinterpret_cast<uintptr_t>(__builtin_return_address(0)), kAtomic, addr);
+    const uint32_t site = site_of(reinterpret_cast<uintptr_t>(__builtin_return_address(0)), kAtomic, addr).index;
     if (race_on) race_check(addr, size, kAtomic, space, a, site);
     if (profile_on) {
         if (a) mark_touched(a, addr, size);

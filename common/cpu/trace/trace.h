@@ -1,6 +1,7 @@
 /* The interface between the executor's scheduler (hipcpu.cpp) and its
  * tracer (trace.cpp and trace_*.cpp), which exists only in the trace build (-DHIPCPU_TRACE:
- * `make profile-N`, `make racecheck-N`). Not for kernel code.
+ * `make profile-N`, `make racecheck-N`); hipcpu.cpp calls it through
+ * hooks.h, which is empty in the plain build. Not for kernel code.
  *
  * In the trace build the chapter's kernels are compiled by clang with
  * -fsanitize-coverage=func,trace-loads,trace-stores, so every load and store

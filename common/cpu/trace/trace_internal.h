@@ -57,17 +57,25 @@ struct Site {
     SiteStats stats[2];   /* by Space */
 };
 
-/* The race check's record of one byte: per barrier phase of a block, which
- * threads wrote it and read it or updated it atomically; per launch, which
- * blocks did. Thread and block numbers are +1 (0: none); a reader's thread
- * field has its top bit set when the access was an atomic (trace_race.cpp). */
+/* The race check's record of one 4-byte word (or of one byte of a word that
+ * an access covered only in part: trace_race.cpp): which thread stored last,
+ * which threads read it or updated it atomically in this barrier phase, and
+ * which blocks in this launch. Each access is an actor (thread, kind, call
+ * site) with a stamp, a phase_stamp value, that also names its block and
+ * launch; 0: none. 36 bytes: 9 per byte of memory. */
 struct Shadow {
-    uint32_t phase, launch;
-    uint16_t writer, reader, reader2;
-    uint16_t writer_site, reader_site, reader2_site;
-    uint32_t block_writer, block_reader, block_reader2;
-    uint16_t block_writer_thread, block_reader_thread, block_reader2_thread;
-    uint16_t block_writer_site, block_reader_site, block_reader2_site;
+    uint32_t store_stamp, store;     /* the last plain store */
+    uint32_t phase, reader, reader2; /* the first two readers of phase `phase` (plain or atomic) */
+    uint32_t block_reader_stamp, block_reader; /* the first two (block, kind) readers of the launch */
+    uint32_t block_reader2_stamp, block_reader2;
+};
+
+/* A region's records: one per word, allocated whole at the first access
+ * (calloc maps zero pages, so the words no kernel touches cost nothing), and
+ * four per split word. */
+struct ShadowMap {
+    Shadow *words;
+    std::vector<Shadow> bytes;
 };
 
 struct Alloc {
@@ -75,7 +83,7 @@ struct Alloc {
     std::string name;
     uint64_t *touched;  /* profile: a bit per byte touched in this launch */
     bool touched_dirty;
-    Shadow *shadow;     /* race check */
+    ShadowMap shadow;   /* race check */
 };
 
 struct KernelStats {
@@ -123,15 +131,35 @@ extern bool active; /* in a launch, with a mode on */
 extern std::vector<Site> sites;
 extern const char *current_kernel;
 void resolve(Site &site);                                /* site.location: "file:line" */
-uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr); /* a call site's index, made at first sight */
+/* A call site, as every access asks for it: its index into `sites` and
+ * whether it is a moved load (Site::no_line). */
+struct SiteRef {
+    uintptr_t key; /* the instruction, and the kind in the top bits */
+    uint32_t index;
+    bool moved;
+};
+const SiteRef &find_site(uintptr_t pc, Kind kind, uintptr_t addr); /* made at first sight */
+/* A direct-mapped cache in front of find_site's table, indexed by the
+ * instruction's address itself: the sites of a kernel's hot loops lie within
+ * 8 KiB of code, and so in slots of their own (a multiplicative hash put 6 of
+ * chapter 09's 20 hot sites in shared slots). 64 KiB, of which the hot
+ * entries take a few cache lines; one line per look-up. */
+constexpr unsigned kSiteCache = 4096;
+extern SiteRef site_cache[kSiteCache];
+inline uintptr_t site_key(uintptr_t pc, Kind kind) { return pc ^ (uintptr_t(kind) << 60); }
+inline unsigned site_slot(uintptr_t key) { return unsigned((key >> 1) + (key >> 60)) % kSiteCache; }
+inline const SiteRef &site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
+    const SiteRef &cached = site_cache[site_slot(site_key(pc, kind))];
+    return cached.key == site_key(pc, kind) ? cached : find_site(pc, kind, addr);
+}
 std::string shared_variable(uintptr_t addr, uintptr_t *offset);
 std::string line_of_block(uintptr_t pc);
 
 /* ---- trace_memory.cpp ------------------------------------------------------- */
 extern std::vector<Alloc> allocs; /* sorted by base */
-extern Alloc *recent_alloc[2];
+void forget_found_allocs(); /* find_alloc's caches, when allocs changes */
 extern uintptr_t shared_lo, shared_size;
-extern Shadow *shared_shadow;
+extern ShadowMap shared_shadow;
 extern uint32_t *shared_written; /* block stamp of the last write, per shared byte */
 Alloc *find_alloc(uintptr_t addr);
 std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
@@ -159,8 +187,11 @@ void reset_counts(unsigned thread);
 void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site);
 
 /* ---- trace_race.cpp --------------------------------------------------------- */
-extern uint32_t phase_stamp, block_stamp, launch_stamp;
+extern uint32_t phase_stamp, block_stamp;
 extern uint64_t block_linear;
+void next_phase();                 /* a barrier: a new phase */
+void race_launch_begin();
+void race_block_begin(uint64_t id); /* a new phase, and block */
 void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a, uint32_t site);
 
 /* ---- trace_report.cpp ------------------------------------------------------- */

@@ -16,8 +16,22 @@ namespace hipcpu_trace {
 
 std::vector<Alloc> allocs; /* sorted by base */
 uintptr_t shared_lo, shared_size;
-Shadow *shared_shadow;
+ShadowMap shared_shadow;
 uint32_t *shared_written; /* block stamp of the last write, per shared byte */
+
+/* Kernels alternate between a few buffers (an MLP layer: inputs, weights,
+ * biases, outputs), and between them and memory that is no buffer (a
+ * thread's local array on its fiber stack): remember the last four buffers
+ * found, the oldest replaced, and the last gap between buffers. */
+constexpr unsigned kRecentAllocs = 4;
+Alloc *recent_alloc[kRecentAllocs];
+unsigned recent_next;
+uintptr_t gap_lo, gap_hi;
+
+void forget_found_allocs() {
+    for (Alloc *&a : recent_alloc) a = nullptr;
+    gap_lo = gap_hi = 0;
+}
 
 Alloc *find_alloc_slow(uintptr_t addr) {
     size_t lo = 0, hi = allocs.size();
@@ -28,20 +42,18 @@ Alloc *find_alloc_slow(uintptr_t addr) {
         else
             hi = mid;
     }
-    return lo < allocs.size() && addr >= allocs[lo].base ? &allocs[lo] : nullptr;
+    if (lo < allocs.size() && addr >= allocs[lo].base) return &allocs[lo];
+    gap_lo = lo ? allocs[lo - 1].end : 0;
+    gap_hi = lo < allocs.size() ? allocs[lo].base : UINTPTR_MAX;
+    return nullptr;
 }
-
-/* Kernels alternate between a few buffers: remember the last two. */
-Alloc *recent_alloc[2];
 
 Alloc *find_alloc(uintptr_t addr) {
     for (Alloc *a : recent_alloc)
         if (a && addr - a->base < a->end - a->base) return a;
+    if (addr - gap_lo < gap_hi - gap_lo) return nullptr;
     Alloc *a = find_alloc_slow(addr);
-    if (a) {
-        recent_alloc[1] = recent_alloc[0];
-        recent_alloc[0] = a;
-    }
+    if (a) recent_alloc[recent_next++ % kRecentAllocs] = a;
     return a;
 }
 

@@ -5,12 +5,53 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
+
 namespace hipcpu_trace {
+
+static_assert(sizeof(Shadow) == 36, "README.md, \"The checks\", gives the race check's 9 bytes per byte");
 
 /* ---- The race check -------------------------------------------------------------- */
 
-uint32_t phase_stamp, block_stamp, launch_stamp;
+/* Stamps: phase_stamp grows by one at every block and every barrier, so a
+ * stamp names a phase, and the block and launch it belongs to: this block's
+ * stamps are those from block_stamp on, this launch's those from
+ * launch_first_stamp on. launch_blocks maps a stamp back to its block, for
+ * the messages. */
+uint32_t phase_stamp, block_stamp, launch_first_stamp;
 uint64_t block_linear;
+struct BlockStart {
+    uint32_t stamp;
+    uint64_t block;
+};
+std::vector<BlockStart> launch_blocks;
+
+/* A word's store_stamp that marks it split: its bytes' own records are
+ * ShadowMap::bytes[store .. store + 3]. No phase gets this stamp. */
+constexpr uint32_t kSplit = ~0u;
+
+void next_phase() {
+    if (++phase_stamp == kSplit && race_on)
+        hipcpu_die("the race check counts at most %u blocks and barriers in a run", kSplit - 1);
+}
+
+void race_launch_begin() {
+    launch_first_stamp = phase_stamp + 1;
+    launch_blocks.clear();
+}
+
+void race_block_begin(uint64_t id) {
+    next_phase();
+    block_linear = id;
+    block_stamp = phase_stamp;
+    if (race_on) launch_blocks.push_back({block_stamp, id});
+}
+
+uint64_t block_at(uint32_t stamp) {
+    auto after = std::upper_bound(launch_blocks.begin(), launch_blocks.end(), stamp,
+                                  [](uint32_t s, const BlockStart &b) { return s < b.stamp; });
+    return (after - 1)->block;
+}
 
 std::string thread_name(unsigned thread_plus_1) {
     const unsigned t = thread_plus_1 - 1;
@@ -20,8 +61,7 @@ std::string thread_name(unsigned thread_plus_1) {
     return text;
 }
 
-std::string block_name(uint32_t block_plus_1) {
-    const uint64_t id = block_plus_1 - 1;
+std::string block_name(uint64_t id) {
     const dim3 &g = hipcpu_grid_dim;
     char text[64];
     snprintf(text, sizeof text, "block (%u,%u,%u)", unsigned(id % g.x), unsigned(id / g.x % g.y),
@@ -46,7 +86,7 @@ const char *did(uint8_t kind) {
                         thread_name(self).c_str(), did(self_kind), where(self_site).c_str());
 }
 
-[[noreturn]] void block_race(const std::string &what, uint32_t other_block, unsigned other_thread,
+[[noreturn]] void block_race(const std::string &what, uint64_t other_block, unsigned other_thread,
                              uint8_t other_kind, uint32_t other_site, unsigned self, uint8_t self_kind,
                              uint32_t self_site) {
     hipcpu_die_in_block("race between blocks on %s: %s %s %s at %s and %s of this block %s at %s, in one "
@@ -57,103 +97,172 @@ const char *did(uint8_t kind) {
                         where(self_site).c_str());
 }
 
-Shadow *shadow_of(Alloc *a) {
-    if (!a->shadow) {
-        a->shadow = static_cast<Shadow *>(calloc(a->end - a->base, sizeof(Shadow)));
-        if (!a->shadow) hipcpu_die("out of memory for the race check of '%s'", a->name.c_str());
+ShadowMap &shadow_of(Alloc *a) {
+    if (!a->shadow.words) {
+        a->shadow.words = static_cast<Shadow *>(calloc((a->end - a->base + 3) / 4, sizeof(Shadow)));
+        if (!a->shadow.words) hipcpu_die("out of memory for the race check of '%s'", a->name.c_str());
     }
     return a->shadow;
 }
 
-/* A reader slot's thread field: the thread + 1, with kAtomicSlot when its
- * access was an atomic, not a plain read (threads + 1 need 11 bits). */
-constexpr uint16_t kAtomicSlot = 0x8000;
-inline uint16_t slot(unsigned thread_plus_1, Kind kind) {
-    return uint16_t(thread_plus_1 | (kind == kAtomic ? kAtomicSlot : 0));
+/* An access as the records keep it, an actor: the thread + 1 (which needs
+ * 11 bits), kAtomicSlot when it was an atomic rather than a plain read (for
+ * readers), and its call site in the top 16 bits. */
+constexpr uint32_t kAtomicSlot = 0x8000;
+inline uint32_t actor(unsigned thread_plus_1, Kind kind, uint32_t site) {
+    return thread_plus_1 | (kind == kAtomic ? kAtomicSlot : 0) | site << 16;
 }
-inline unsigned slot_thread(uint16_t s) { return s & ~kAtomicSlot; }
-inline Kind slot_kind(uint16_t s) { return s & kAtomicSlot ? kAtomic : kLoad; }
+inline unsigned actor_thread(uint32_t a) { return a & (kAtomicSlot - 1); }
+inline Kind actor_kind(uint32_t a) { return a & kAtomicSlot ? kAtomic : kLoad; }
+inline uint32_t actor_site(uint32_t a) { return a >> 16; }
+inline uint32_t actor_who(uint32_t a) { return a & 0xFFFF; } /* thread and kind: one reader */
 
 /* Two accesses to one byte, unordered, by different threads (or blocks):
  * a race unless both are plain reads or both are atomics. */
 inline bool conflict(Kind a, Kind b) { return a != b || a == kStore; }
 
+/* The access being checked. */
+struct Checked {
+    unsigned self; /* thread + 1 */
+    Kind kind;
+    uint32_t site, mine; /* mine: its actor */
+    Space space;
+};
+
+/* The reports, out of the checks' way. `at`: the byte they name; `other`
+ * the earlier access's actor, whose kind is `other_kind`. */
+[[noreturn, gnu::noinline, gnu::cold]] void report(uintptr_t at, const Checked &c, uint32_t other, Kind other_kind) {
+    race(c.space == kShared ? describe_shared(at) : describe_global(at), actor_thread(other), other_kind,
+         actor_site(other), c.self, c.kind, c.site);
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void report_blocks(uintptr_t at, const Checked &c, uint32_t other_stamp,
+                                                          uint32_t other, Kind other_kind) {
+    block_race(describe_global(at), block_at(other_stamp), actor_thread(other), other_kind, actor_site(other),
+               c.self, c.kind, c.site);
+}
+
+/* A thread reads a byte of shared memory that no thread of its block has
+ * written since the block began. */
+[[noreturn, gnu::noinline, gnu::cold]] void report_unwritten(uintptr_t offset, const Checked &c) {
+    hipcpu_die_in_block("uninitialised read of %s: %s %s at %s, and no thread of this block has "
+                        "written it since the block began (a GPU would hand back garbage)",
+                        describe_shared(shared_lo + offset).c_str(), thread_name(c.self).c_str(), did(c.kind),
+                        where(c.site).c_str());
+}
+
+inline void check_written(uintptr_t offset, const Checked &c) {
+    if (shared_written[offset] != block_stamp) report_unwritten(offset, c);
+}
+
 /* The rule (README "The checks"): a store against anything, and a plain read
  * against an atomic, by two threads of a block between the same barriers or
- * by two blocks of one launch, is a race. Per byte, per phase (and per
- * launch, for blocks): the last writer (one: a second would have raced) and
- * the first two distinct (reader, kind) pairs, plain reads and atomics being
- * readers. That is enough to catch every race at its second access: the
- * recorded pairs never conflict with each other (or that would have been
- * reported), so they are either one thread's read and atomic, or two
- * threads' accesses of one kind, and an access that conflicts with some
- * earlier unrecorded one conflicts with a recorded one too. */
+ * by two blocks of one launch, is a race. A record keeps, per byte (or word,
+ * below): the last store, whose stamp says whether it was in this phase (a
+ * writer to this block's threads) or in another block of this launch (to
+ * other blocks); and the first two distinct (reader, kind) pairs of the
+ * phase, and of the launch (the reader there a block, with the first of its
+ * threads to make the pair), plain reads and atomics being readers. That is
+ * enough to catch every race at its second access: the recorded pairs never
+ * conflict with each other (or that would have been reported), so they are
+ * either one thread's read and atomic, or two threads' accesses of one kind,
+ * and an access that conflicts with some earlier unrecorded one conflicts
+ * with a recorded one too. Checks first, within the block then between
+ * blocks, then the record's update; `at` is the byte the messages name. */
+[[gnu::always_inline]] inline void check(Shadow &sh, uintptr_t at, const Checked &c) {
+    /* Threads of this block, between two barriers. */
+    if (sh.phase != phase_stamp) {
+        sh.phase = phase_stamp;
+        sh.reader = sh.reader2 = 0;
+    }
+    if (sh.store_stamp == phase_stamp && actor_thread(sh.store) != c.self) report(at, c, sh.store, kStore);
+    if (sh.reader && actor_thread(sh.reader) != c.self && conflict(actor_kind(sh.reader), c.kind))
+        report(at, c, sh.reader, actor_kind(sh.reader));
+    if (sh.reader2 && actor_thread(sh.reader2) != c.self && conflict(actor_kind(sh.reader2), c.kind))
+        report(at, c, sh.reader2, actor_kind(sh.reader2));
+    /* Blocks of this launch: global memory (shared memory is the block's own). */
+    const bool global = c.space == kGlobal;
+    const bool reader1 = global && sh.block_reader_stamp >= launch_first_stamp;
+    const bool reader2 = global && sh.block_reader2_stamp >= launch_first_stamp;
+    if (global) {
+        if (sh.store_stamp >= launch_first_stamp && sh.store_stamp < block_stamp)
+            report_blocks(at, c, sh.store_stamp, sh.store, kStore);
+        if (reader1 && sh.block_reader_stamp < block_stamp && conflict(actor_kind(sh.block_reader), c.kind))
+            report_blocks(at, c, sh.block_reader_stamp, sh.block_reader, actor_kind(sh.block_reader));
+        if (reader2 && sh.block_reader2_stamp < block_stamp && conflict(actor_kind(sh.block_reader2), c.kind))
+            report_blocks(at, c, sh.block_reader2_stamp, sh.block_reader2, actor_kind(sh.block_reader2));
+    }
+    if (c.kind == kStore) {
+        sh.store_stamp = phase_stamp;
+        sh.store = c.mine;
+        return;
+    }
+    if (!sh.reader)
+        sh.reader = c.mine;
+    else if (!sh.reader2 && actor_who(sh.reader) != actor_who(c.mine))
+        sh.reader2 = c.mine;
+    if (!global) return;
+    if (!reader1) {
+        sh.block_reader_stamp = phase_stamp;
+        sh.block_reader = c.mine;
+        sh.block_reader2_stamp = sh.block_reader2 = 0;
+    } else if (!reader2 && !(sh.block_reader_stamp >= block_stamp && actor_kind(sh.block_reader) == c.kind)) {
+        /* a (block, kind) pair other than the first */
+        sh.block_reader2_stamp = phase_stamp;
+        sh.block_reader2 = c.mine;
+    }
+}
+
+/* The bytes lo..hi-1 (offsets into the region) of one word, each with its
+ * own record: the word is split first if it is not yet. */
+[[gnu::noinline]] void check_bytes(ShadowMap &map, uintptr_t base, uintptr_t lo, uintptr_t hi, const Checked &c) {
+    Shadow &word = map.words[lo / 4];
+    if (word.store_stamp != kSplit) {
+        const Shadow whole = word;
+        word.store_stamp = kSplit;
+        word.store = uint32_t(map.bytes.size());
+        map.bytes.insert(map.bytes.end(), 4, whole);
+    }
+    Shadow *bytes = &map.bytes[word.store];
+    for (uintptr_t b = lo; b < hi; b++) {
+        if (c.space == kShared && c.kind != kStore) check_written(b, c);
+        check(bytes[b % 4], base + b, c);
+    }
+}
+
+/* A record per 4-byte word, for all of its bytes alike while every access
+ * to it covered the whole word; an access that covers part of a word splits
+ * it into a record per byte, for good. Kernels rarely touch part of a word
+ * (bytes, or a misaligned access), so the shadow costs sizeof(Shadow) / 4
+ * bytes per byte of memory, and a 4-byte access one record. The checks are
+ * those of a record per byte: a word's bytes have had the same accesses, so
+ * the first byte the access covers is the first to conflict. A shared read's
+ * uninitialised-byte check comes before the byte's race check, as per byte. */
 void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a, uint32_t site) {
     const unsigned self = hipcpu_current_linear + 1;
-    const uint32_t block = uint32_t(block_linear + 1);
-    const uint16_t mine = slot(self, kind);
-    Shadow *base = space == kShared ? shared_shadow + (addr - shared_lo) : shadow_of(a) + (addr - a->base);
-    for (unsigned i = 0; i < size; i++) {
-        Shadow &sh = base[i];
-        auto what = [&]() { return space == kShared ? describe_shared(addr + i) : describe_global(addr + i); };
-        if (space == kShared && kind != kStore && shared_written[addr + i - shared_lo] != block_stamp)
-            hipcpu_die_in_block("uninitialised read of %s: %s %s at %s, and no thread of this block has "
-                                "written it since the block began (a GPU would hand back garbage)",
-                                what().c_str(), thread_name(self).c_str(), did(kind), where(site).c_str());
-        /* Threads of this block, between two barriers. */
-        if (sh.phase != phase_stamp) {
-            sh.phase = phase_stamp;
-            sh.writer = sh.reader = sh.reader2 = 0;
-        }
-        if (sh.writer && sh.writer != self) race(what(), sh.writer, kStore, sh.writer_site, self, kind, site);
-        if (sh.reader && slot_thread(sh.reader) != self && conflict(slot_kind(sh.reader), kind))
-            race(what(), slot_thread(sh.reader), slot_kind(sh.reader), sh.reader_site, self, kind, site);
-        if (sh.reader2 && slot_thread(sh.reader2) != self && conflict(slot_kind(sh.reader2), kind))
-            race(what(), slot_thread(sh.reader2), slot_kind(sh.reader2), sh.reader2_site, self, kind, site);
-        if (kind == kStore) {
-            sh.writer = uint16_t(self);
-            sh.writer_site = uint16_t(site);
-            if (space == kShared) shared_written[addr + i - shared_lo] = block_stamp;
-        } else if (!sh.reader) {
-            sh.reader = mine;
-            sh.reader_site = uint16_t(site);
-        } else if (sh.reader != mine && !sh.reader2) {
-            sh.reader2 = mine;
-            sh.reader2_site = uint16_t(site);
-        }
-        /* Blocks of this launch: global memory (shared memory is the block's own). */
-        if (space != kGlobal) continue;
-        if (sh.launch != launch_stamp) {
-            sh.launch = launch_stamp;
-            sh.block_writer = sh.block_reader = sh.block_reader2 = 0;
-        }
-        if (sh.block_writer && sh.block_writer != block)
-            block_race(what(), sh.block_writer, sh.block_writer_thread, kStore, sh.block_writer_site, self, kind,
-                       site);
-        if (sh.block_reader && sh.block_reader != block && conflict(slot_kind(sh.block_reader_thread), kind))
-            block_race(what(), sh.block_reader, slot_thread(sh.block_reader_thread),
-                       slot_kind(sh.block_reader_thread), sh.block_reader_site, self, kind, site);
-        if (sh.block_reader2 && sh.block_reader2 != block && conflict(slot_kind(sh.block_reader2_thread), kind))
-            block_race(what(), sh.block_reader2, slot_thread(sh.block_reader2_thread),
-                       slot_kind(sh.block_reader2_thread), sh.block_reader2_site, self, kind, site);
-        if (kind == kStore) {
-            sh.block_writer = block;
-            sh.block_writer_thread = uint16_t(self);
-            sh.block_writer_site = uint16_t(site);
+    const Checked c = {self, kind, site, actor(self, kind, site), space};
+    ShadowMap &map = space == kShared ? shared_shadow : shadow_of(a);
+    const uintptr_t base = space == kShared ? shared_lo : a->base;
+    const uintptr_t region = space == kShared ? shared_size : a->end - a->base;
+    const uintptr_t first = addr - base, end = std::min<uintptr_t>(first + size, region); /* not past its end */
+    const bool shared_read = space == kShared && kind != kStore;
+    for (uintptr_t lo = first; lo < end;) {
+        const uintptr_t hi = std::min<uintptr_t>(end, (lo & ~uintptr_t(3)) + 4);
+        Shadow &word = map.words[lo / 4];
+        if (hi - lo < 4 || word.store_stamp == kSplit) {
+            check_bytes(map, base, lo, hi, c);
+        } else if (shared_read && (shared_written[lo] != block_stamp || shared_written[lo + 1] != block_stamp ||
+                                   shared_written[lo + 2] != block_stamp || shared_written[lo + 3] != block_stamp)) {
+            check_written(lo, c);
+            check(word, base + lo, c);
+            for (uintptr_t b = lo + 1; b < hi; b++) check_written(b, c); /* one of them reports */
         } else {
-            /* A (block, kind) pair: the thread is the first of its block to make it. */
-            auto same = [&](uint32_t b, uint16_t s) { return b == block && slot_kind(s) == kind; };
-            if (!sh.block_reader) {
-                sh.block_reader = block;
-                sh.block_reader_thread = mine;
-                sh.block_reader_site = uint16_t(site);
-            } else if (!same(sh.block_reader, sh.block_reader_thread) && !sh.block_reader2) {
-                sh.block_reader2 = block;
-                sh.block_reader2_thread = mine;
-                sh.block_reader2_site = uint16_t(site);
-            }
+            check(word, base + lo, c);
         }
+        lo = hi;
     }
+    if (space == kShared && kind == kStore)
+        for (uintptr_t b = first; b < end; b++) shared_written[b] = block_stamp;
 }
 
 } /* namespace hipcpu_trace */

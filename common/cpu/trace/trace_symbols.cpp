@@ -20,9 +20,7 @@ namespace hipcpu_trace {
 std::vector<Site> sites;
 uintptr_t site_table_pc[2 * kMaxSites];
 uint32_t site_table_index[2 * kMaxSites];
-/* A direct-mapped cache in front of the table: a kernel's loop has few sites. */
-uintptr_t cache_pc[64];
-uint32_t cache_site[64];
+SiteRef site_cache[kSiteCache];
 const char *current_kernel = "";
 
 /* ---- Symbols: call sites to file:line, addresses to variable names ---------- */
@@ -147,10 +145,8 @@ void resolve(Site &site) {
 
 /* A site is an instruction and a kind: a memcpy's load and store share the
  * instruction that called it. */
-uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
-    const uintptr_t key = pc ^ (uintptr_t(kind) << 60);
-    const unsigned slot = unsigned((key >> 2) + kind) % 64;
-    if (cache_pc[slot] == key) return cache_site[slot];
+const SiteRef &find_site(uintptr_t pc, Kind kind, uintptr_t addr) {
+    const uintptr_t key = site_key(pc, kind);
     size_t h = (key * 0x9E3779B97F4A7C15ull) >> 52; /* 12 bits: 4096 slots */
     while (site_table_pc[h] && site_table_pc[h] != key) h = (h + 1) % (2 * kMaxSites);
     if (!site_table_pc[h]) {
@@ -167,9 +163,8 @@ uint32_t site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
         sites.push_back(s);
         resolve(sites.back()); /* merging compares lines; the race check skips moved loads */
     }
-    cache_pc[slot] = key;
-    cache_site[slot] = site_table_index[h];
-    return cache_site[slot];
+    const uint32_t index = site_table_index[h];
+    return site_cache[site_slot(key)] = {key, index, sites[index].no_line};
 }
 
 /* The __shared__ variable that holds addr, from the program's symbol table
