@@ -37,7 +37,6 @@ extern const char chapter_name[];
 typedef struct {
     session *session;    /* the model's session: options, data, and the history the harness fills */
     int epochs;          /* the history's length */
-    int batch;           /* images per step (the last step of an epoch may have fewer) */
     int steps;           /* steps per epoch: 1 for full batch */
     int check_steps;     /* --check: the first steps compared with the reference; 0: no check */
     size_t parameters;   /* floats, in one device buffer */
@@ -75,8 +74,9 @@ typedef struct {
      * The test set's loss and accuracy when it evaluated, and the time that took. */
     void (*epoch_end)(int epoch, float test_loss, float test_accuracy, double evaluation_ms);
     /* --check: the parameters after the first `steps` steps and each step's
-     * mean loss, against the model's reference; 0 when they match. */
-    int (*check)(const float *run_params, const float *run_loss, int steps);
+     * loss sum (the model knows its steps' images), against the model's
+     * reference; 0 when they match. */
+    int (*check)(const float *run_params, const float *run_loss_sums, int steps);
     void (*teardown)(void);
     /* Evaluation, summary, output files: the process's exit status. */
     int (*finish)(const float *params);

@@ -40,15 +40,8 @@ typedef struct {
     float *check_params, *check_loss;
     unsigned int *check_correct;
     hipEvent_t copy_start, copy_end;
-    float run_loss[CLI_CHECK_STEPS]; /* the checked steps' mean losses */
+    float run_loss_sums[CLI_CHECK_STEPS]; /* the checked steps' loss sums */
 } harness;
-
-/* Images in step `step` of an epoch: the batch, or what is left for the last. */
-static int step_images(const trainer_shape *shape, int step)
-{
-    int left = shape->session->data.train.count - step * shape->batch;
-    return left < shape->batch ? left : shape->batch;
-}
 
 /* Launches epoch `epoch`'s steps; the checked ones add into their own records. */
 static void run_epoch(harness *h, int epoch)
@@ -109,7 +102,7 @@ static void collect(harness *h, hipEvent_t *start, hipEvent_t *stop, int first, 
         int i = g / shape->steps - first;
         sums[i * stride + TRAIN_RECORD] += step_sum;
         counts[i * stride + TRAIN_RECORD] += step_correct;
-        h->run_loss[g] = step_sum / step_images(shape, g % shape->steps);
+        h->run_loss_sums[g] = step_sum;
     }
 
     int train_images = s->data.train.count, test_images = s->data.test.count;
@@ -140,7 +133,7 @@ static int check_first_steps(harness *h, float *params)
 {
     const float *after = h->copy_aside ? h->check_params : h->device_params;
     HIP_CHECK(hipMemcpy(params, after, h->shape.parameters * sizeof(float), hipMemcpyDeviceToHost));
-    return h->model->check(params, h->run_loss, h->shape.check_steps);
+    return h->model->check(params, h->run_loss_sums, h->shape.check_steps);
 }
 
 int main(int argc, char **argv)

@@ -27,7 +27,6 @@ static void begin(int argc, char **argv, trainer_shape *shape)
     const options *o = &linear.opts;
     shape->session = &linear;
     shape->epochs = o->iterations;
-    shape->batch = linear.data.train.count;
     shape->steps = 1;
     shape->check_steps = !o->check ? 0 : o->iterations < CLI_CHECK_STEPS ? o->iterations : CLI_CHECK_STEPS;
     shape->parameters = MODEL_WEIGHTS;
@@ -94,8 +93,10 @@ static void epoch_end(int epoch, float test_loss, float test_accuracy, double ev
 
 /* --check: chapter 00's own step (chapters/00-cpu-reference/train.c) run as
  * many times on the host, from the same initial weights on the same images. */
-static int check(const float *run_w, const float *run_loss, int steps)
+static int check(const float *run_w, const float *run_loss_sums, int steps)
 {
+    float run_loss[CLI_CHECK_STEPS];
+    for (int it = 0; it < steps; it++) run_loss[it] = run_loss_sums[it] / problem.images;
     float reference_w[MODEL_WEIGHTS];
     double start_ms = timing_now_ms();
     const mnist_set *train = &linear.data.train;

@@ -30,7 +30,6 @@ static void begin(int argc, char **argv, trainer_shape *shape)
     mlp_session_begin(&mlp, argc, argv, chapter_name, PLATFORM_NAME);
     shape->session = &mlp.base;
     shape->epochs = mlp.epochs;
-    shape->batch = mlp.batch;
     shape->steps = mlp.batches;
     shape->check_steps = !mlp.base.opts.check ? 0 : mlp.batches < CLI_CHECK_STEPS ? mlp.batches
                                                                                    : CLI_CHECK_STEPS;
@@ -112,7 +111,7 @@ static void epoch_end(int epoch, float test_loss, float test_accuracy, double ev
 
 /* --check: the first `steps` mini-batch steps of epoch 1 against chapter 09's
  * CPU reference (common/mlp/mlp_reference.c) taking the same steps on the host. */
-static int check(const float *run_params, const float *run_loss, int steps)
+static int check(const float *run_params, const float *run_loss_sums, int steps)
 {
     const mnist_set *train = &mlp.base.data.train;
     const mlp_layout *layout = &mlp.layout;
@@ -124,10 +123,11 @@ static int check(const float *run_params, const float *run_loss, int steps)
         fatal(1, "out of host memory for --check");
     mlp_init_params(layout, params);
     mlp_shuffle(reference_order, train->count, 0);
-    float reference_loss[CLI_CHECK_STEPS];
+    float run_loss[CLI_CHECK_STEPS], reference_loss[CLI_CHECK_STEPS];
     for (int b = 0; b < steps; b++) {
         long correct = 0;
         int count = mlp_batch_count(&mlp, b);
+        run_loss[b] = run_loss_sums[b] / count;
         double loss_sum = mlp_reference_step(&r, params, mlp.base.opts.learning_rate, train->images,
                                              train->labels, reference_order, b * mlp.batch, count,
                                              &correct);
