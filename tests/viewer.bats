@@ -50,14 +50,18 @@ start_viewer() {
     [ "$(tmux -S "$SOCKET" display-message -p -t viewer '#{pane_width}x#{pane_height}')" = "${cols}x${rows}" ]
 }
 
-# wait_for TEXT: polls the screen (wrapped lines joined) until it shows TEXT;
-# then SCREEN holds it and LINE the screen's lines, trailing blanks dropped.
-# Fails after 20 s.
+# wait_for TEXT: polls the screen (wrapped lines joined) until it shows TEXT
+# and the viewer has drawn the whole page: its last line is the prompt,
+# waiting for a key (TEXT alone can show while the page is still scrolling
+# in under the previous one, as it did once under ASan); then SCREEN holds
+# it and LINE the screen's lines, trailing blanks dropped. Fails after 20 s.
 wait_for() {
-    local deadline=$((SECONDS + 20))
+    local deadline=$((SECONDS + 20)) last
     while [ "$SECONDS" -lt "$deadline" ]; do
         SCREEN=$(tmux -S "$SOCKET" capture-pane -p -J -t viewer 2>/dev/null) &&
-            [[ "$SCREEN" == *"$1"* ]] && {
+            [[ "$SCREEN" == *"$1"* ]] &&
+            last=$(grep -v '^ *$' <<<"$SCREEN" | tail -n 1) &&
+            [[ "${last%"${last##*[! ]}"}" == *" quit >" ]] && {
             mapfile -t LINE <<<"$SCREEN"
             local i # -J keeps trailing blanks: drop them
             for i in "${!LINE[@]}"; do LINE[i]=${LINE[i]%"${LINE[i]##*[! ]}"}; done
