@@ -419,6 +419,14 @@ static void test_phase_segments_and_uniform_loads(void **) {
     assert_int_equal(c.global_load_phase_sectors, blocks * 2 * (W / 8));
     /* in[0] read by every lane: one uniform request per wave. */
     assert_int_equal(c.uniform_load_requests, blocks * 1);
+    /* Its scalar working set: 1 segment per block, the same one in the launch. */
+    assert_int_equal(c.uniform_block_segments, blocks * 1);
+    assert_int_equal(c.uniform_launch_segments, 1);
+    /* DRAM: block 0's first load brings its segments in; block 1 runs at the
+     * same time (one round of 60 CUs) and makes the same request at the same
+     * point, so it waits on the same trip (a convoy). Every other load is a
+     * re-read, later in the wave or after the barrier: in L2. */
+    assert_int_equal(c.global_load_dram_requests, blocks * 1);
     HIP_OK(hipFree(in));
     HIP_OK(hipFree(out));
 }

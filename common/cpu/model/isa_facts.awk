@@ -54,6 +54,7 @@ BEGIN {
             nf = split(row, cf, "\t")
             if (!header++) { for (i = 1; i <= nf; i++) ccol[cf[i]] = i; continue }
             if (("kernel" in ccol) && ("waves" in ccol)) traced_waves[cf[ccol["kernel"]]] = cf[ccol["waves"]] + 0
+            if (("kernel" in ccol) && ("blocks" in ccol)) traced_blocks[cf[ccol["kernel"]]] = cf[ccol["blocks"]] + 0
         }
         close(counters)
         if (!header) { printf "isa_facts: no counters in %s\n", counters > "/dev/stderr"; bad = 1; exit 1 }
@@ -102,6 +103,10 @@ file == 1 {
     space = $sc["space"] == "shared" ? "lds" : "global"
     if ($sc["kind"] == "atomic") next
     host_bytes[key, space] += $sc["bytes"]
+    # The share of a line's global loads that reach DRAM (the trace's dram_requests), for its waits.
+    if (space == "global" && $sc["kind"] == "load" && ("dram_requests" in sc)) {
+        dram_requests[key] += $sc["dram_requests"]; load_requests[key] += $sc["requests"]
+    }
     if ($sc["lanes"] > host_lanes[key, space]) host_lanes[key, space] = $sc["lanes"]
     if ($sc["requests"] > site_runs[key]) site_runs[key] = $sc["requests"]
     next
@@ -111,6 +116,7 @@ file == 2 {
     if (FNR == 1) { for (i = 1; i <= NF; i++) lc[$i] = i; next }
     split($lc["line"], loc, ":")
     line_runs[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["wave_runs"]
+    if ("critical_runs" in lc) line_critical[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["critical_runs"]
     next
 }
 # ---- the compiler's resources: waves per SIMD
@@ -167,7 +173,14 @@ function new_block(label) {
 
 # LLVM's comment on a block's first line says how deep in loops it is
 # ("; =>This Inner Loop Header: Depth=2", ";   in Loop: Header=BB2_4 Depth=1").
-function set_depth() { block_depth[kernel, nb] = match($0, /Depth=[0-9]+/) ? substr($0, RSTART + 6, RLENGTH - 6) + 0 : 0 }
+# Which loop it is innermost in: the header's name ("BB2_4"; a header names
+# itself), so the blocks of one loop can share its trip count (below).
+function set_depth() {
+    block_depth[kernel, nb] = match($0, /Depth=[0-9]+/) ? substr($0, RSTART + 6, RLENGTH - 6) + 0 : 0
+    block_loop[kernel, nb] = ""
+    if (match($0, /Header=BB[0-9_]+/)) block_loop[kernel, nb] = substr($0, RSTART + 7, RLENGTH - 7)
+    else if ($0 ~ /Loop Header/ && $1 ~ /^\.LBB/) { block_loop[kernel, nb] = $1; sub(/^\.L/, "", block_loop[kernel, nb]); sub(/:$/, "", block_loop[kernel, nb]) }
+}
 
 # The limit a wait sets on counter q ("vm" or "lgkm"), or -1 if it sets none.
 function wait_limit(text, q) {
@@ -225,9 +238,30 @@ function find_load(k, b, i, q, limit,    count, steps, op, c, best, p, pb, visit
 }
 function kernel_end() { kernel = "" }
 
-# How often block b of kernel k ran, per the rules at the top.
-function block_runs(k, b,    n, i, op, c, sp, key, copies, runs, best, l, held, most) {
+# How often block b of kernel k ran, per the rules at the top: its own
+# anchor; without one, its loop's trip count (the most of any anchor in the
+# blocks of that innermost loop), or fewer where its traced line ran fewer
+# times (a branch inside the loop). The trip count comes from the compiled
+# code's own memory instructions, so a loop the host build ran unrolled
+# (#pragma unroll) and one it ran rolled get the same counts: a line's runs
+# on the host say nothing of how often the compiled block ran.
+function block_runs(k, b,    own, loop, trips, line, x) {
     if (!block_depth[k, b]) return once_per_wave_or_fewer(k, b)
+    own = anchor_runs(k, b)
+    if (own >= 0) return own
+    loop = block_loop[k, b]; trips = -1
+    if (loop != "")
+        for (x = 1; x <= nblocks[k]; x++)
+            if (block_loop[k, x] == loop && block_depth[k, x] && anchor_runs(k, x) > trips) trips = anchor_runs(k, x)
+    line = line_runs_of(k, b)
+    if (trips < 0) return line
+    return line >= 0 && line < trips ? line : trips
+}
+
+# The runs of a block's most frequent anchor (a memory instruction of a
+# traced line, divided by the compiled copies of that line's bytes); -1: none.
+function anchor_runs(k, b,    i, op, c, sp, key, copies, runs, best, l) {
+    if ((k SUBSEP b) in anchor_cache) return anchor_cache[k, b]
     best = -1
     for (i = 1; i <= ni[k, b]; i++) {
         op = insn_op[k, b, i]; c = class_of(op); l = insn_line[k, b, i]; key = k SUBSEP l
@@ -237,10 +271,41 @@ function block_runs(k, b,    n, i, op, c, sp, key, copies, runs, best, l, held, 
         copies = isa_bytes[key, sp] / (host_bytes[key, sp] / host_lanes[key, sp])
         if (copies < 1) copies = 1
         runs = site_runs[key] / copies
-        if (runs > best) best = runs
+        if (runs > best) { best = runs; anchor_line[k, b] = key }
     }
-    if (best >= 0) return best
-    # No anchor: the runs of the line most of its instructions belong to.
+    anchor_cache[k, b] = best
+    return best
+}
+
+# Of a block's runs (summed over waves), the share its barrier phases'
+# busiest waves made (critical_runs, summed over blocks): in a loop, the
+# share of the line whose anchor sets the loop's trip count (so, like the
+# runs, the same for the same machine code); elsewhere its main traced
+# line's; with neither, a wave's share of its block (blocks / waves: the
+# average wave, as if the block's waves shared its work evenly).
+function critical_share(k, b,    i, key, held, most, best, loop, x, trips) {
+    best = ""
+    loop = block_loop[k, b]; trips = -1
+    if (block_depth[k, b] && loop != "")
+        for (x = 1; x <= nblocks[k]; x++)
+            if (block_loop[k, x] == loop && block_depth[k, x] && anchor_runs(k, x) > trips) {
+                trips = anchor_runs(k, x); best = anchor_line[k, x]
+            }
+    if (best != "" && (best in line_critical) && line_runs[best] > 0) return line_critical[best] / line_runs[best]
+    best = ""
+    split("", held)
+    most = 0
+    for (i = 1; i <= ni[k, b]; i++) {
+        key = k SUBSEP insn_line[k, b, i]
+        if ((key in line_critical) && line_runs[key] > 0 && ++held[key] > most) { most = held[key]; best = key }
+    }
+    if (best != "") return line_critical[best] / line_runs[best]
+    return traced_waves[k] > 0 ? traced_blocks[k] / traced_waves[k] : 1
+}
+
+# The runs of the traced line most of a block's instructions belong to; -1: none.
+function line_runs_of(k, b,    i, key, held, most, best) {
+    best = -1
     split("", held)
     most = 0
     for (i = 1; i <= ni[k, b]; i++) {
@@ -270,20 +335,25 @@ function once_per_wave_or_fewer(k, b,    i, key, runs, most) {
 
 END {
     if (bad) exit 1
+    # The critical path's columns need the kernel's blocks and waves (the counters).
+    critical = counters != ""
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
-           "flops_per_lane\tcas_loops\tinstructions\tgfx906_waves_per_simd\n" > mix
-    printf "kernel\tcounter\truns\tdistance\tline\n" > waits
+           "flops_per_lane\tcas_loops\tinstructions\tgfx906_waves_per_simd%s\n", critical ? "\tcritical_instructions" : "" > mix
+    printf "kernel\tcounter\truns\tdistance\tline\tdram_share%s\n", critical ? "\tcritical_runs" : "" > waits
     if (lines_out != "") printf "kernel\tline\tvalu\tsalu\tsmem\tvmem\tlds\tbranch\tinstructions\n" > lines_out
     for (x = 1; x <= nk; x++) {
         k = kernels[x]
         if (done[k]++) continue
-        split("", total); split("", at_line); split("", line_seen); nlines = 0
+        split("", total); split("", at_line); split("", line_seen); split("", crit_of); nlines = 0
+        critical_total = 0
         cas = 0
         link_blocks(k)
         for (b = 1; b <= nblocks[k]; b++) {
             r = block_runs(k, b)
             if (r < 0) r = -1 # once per wave: the model multiplies by the waves
             runs_of[b] = r
+            crit_of[b] = (r < 0 ? traced_waves[k] : r) * critical_share(k, b)
+            critical_total += crit_of[b] * ni[k, b]
             if (debug) printf "%s block %d %s: %d instructions, runs %s\n", k, b, block_label[k, b], ni[k, b], r > "/dev/stderr"
             for (i = 1; i <= ni[k, b]; i++) {
                 op = insn_op[k, b, i]; c = class_of(op)
@@ -313,7 +383,12 @@ END {
                     rw = runs_of[b]; rl = runs_of[found_block]
                     runs = (rw < 0 || rl < 0) ? -1 : (rw < rl ? rw : rl)
                     counter = q == "vm" ? "vm" : found_kind == "smem" ? "smem" : "lds"
-                    printf "%s\t%s\t%s\t%d\t%s\n", k, counter, runs < 0 ? "per_wave" : runs, found_distance, found_line > waits
+                    key = k SUBSEP found_line
+                    share = counter == "vm" && load_requests[key] > 0 ? sprintf("%.4f", dram_requests[key] / load_requests[key]) : "-"
+                    # Its critical runs: the wait's block's share of the runs it was given.
+                    crit = (runs < 0 ? traced_waves[k] : runs) * critical_share(k, rw >= 0 && (rl < 0 || rw <= rl) ? b : found_block)
+                    printf "%s\t%s\t%s\t%d\t%s\t%s", k, counter, runs < 0 ? "per_wave" : runs, found_distance, found_line, share > waits
+                    printf "%s", (critical ? sprintf("\t%.1f\n", crit) : "\n") > waits
                 }
             }
         # Per source line: what its instructions issued, for the source view.
@@ -330,6 +405,7 @@ END {
         split("valu salu smem vmem_load vmem_store vmem_atomic lds branch wait barrier flops", cols, " ")
         for (j = 1; j <= 11; j++)
             printf "\t%.0f+%.0f", total["counted", cols[j]], total["per_wave", cols[j]] > mix
-        printf "\t%d\t%.0f+%.0f\t%d\n", cas, total["counted", "all"], total["per_wave", "all"], occupancy[k] > mix
+        printf "\t%d\t%.0f+%.0f\t%d", cas, total["counted", "all"], total["per_wave", "all"], occupancy[k] > mix
+        printf "%s", (critical ? sprintf("\t%.0f\n", critical_total) : "\n") > mix
     }
 }

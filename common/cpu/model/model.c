@@ -50,19 +50,36 @@ static double imbalance(double items, double units) {
 
 static const char *plural(double n) { return fabs(n - 1) < 1e-9 ? "" : "s"; }
 
-/* A load's latency: L2's, or DRAM's as often as the traffic past L1 misses. */
-static double memory_latency(const ModelDevice *d, double unique_bytes, double l2_bytes) {
-    const double miss = l2_bytes > 0 ? fmin(1, unique_bytes / l2_bytes) : 1;
-    return d->l2_latency_cycles + miss * (d->dram_latency_cycles - d->l2_latency_cycles);
+/* The cycles of a wait's data: a global load's are L2's, or DRAM's for the
+ * share of its requests that reach DRAM (first touch, or a convoy behind
+ * one: the trace's dram_requests); a scalar load's, the scalar cache's, or
+ * L2's for the share its working set does not fit; an LDS read's, the LDS's.
+ * Latencies in nanoseconds become cycles at the device's own clock. */
+static double wait_latency(const ModelDevice *d, const ModelWait *w, const ModelResult *r) {
+    const double l2 = d->l2_latency_ns * d->clock_ghz, dram = d->dram_latency_ns * d->clock_ghz;
+    if (w->counter == MODEL_WAIT_MEMORY) {
+        const double share = isnan(w->dram_share) ? r->dram_share : w->dram_share;
+        return l2 + share * (dram - l2);
+    }
+    if (w->counter == MODEL_WAIT_LDS) return d->lds_latency_cycles;
+    return d->scalar_latency_cycles + r->scalar_miss * (l2 - d->scalar_latency_cycles);
 }
 
 /* The cycles a wait leaves a wave waiting: its latency less what the
- * instructions since the load covered. */
-static double exposed(const ModelDevice *d, const ModelWait *w, double memory) {
-    const double latency = w->counter == MODEL_WAIT_MEMORY ? memory
-                           : w->counter == MODEL_WAIT_LDS  ? d->lds_latency_cycles
-                                                           : d->scalar_latency_cycles;
-    return max2(0, latency - w->distance * d->valu_issue_cycles);
+ * instructions since its load covered. */
+static double exposed(const ModelDevice *d, const ModelWait *w, const ModelResult *r) {
+    return max2(0, wait_latency(d, w, r) - w->distance * d->valu_issue_cycles);
+}
+
+/* The share of a working set that a cache of `capacity` bytes cannot hold:
+ * what lies beyond the capacity misses (0 when it fits). */
+static double beyond(double working_set, double capacity) {
+    return working_set > capacity && working_set > 0 ? 1 - capacity / working_set : 0;
+}
+
+static int is_memory_term(int t) {
+    return t == MODEL_TERM_dram || t == MODEL_TERM_l2 || t == MODEL_TERM_l1 || t == MODEL_TERM_lds ||
+           t == MODEL_TERM_latency;
 }
 
 void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const ModelWait *waits,
@@ -76,26 +93,50 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     /* The device's waves: each block rounded up to whole waves of its size.
      * The compiled code's counts are per wave, whatever its width. */
     const double threads_per_block = c->blocks > 0 ? c->threads / c->blocks : 0;
-    out->waves = c->blocks * ceil(threads_per_block / d->wave_size);
+    const double waves_per_block = ceil(threads_per_block / d->wave_size);
+    out->waves = c->blocks * waves_per_block;
     const double per_wave = c->traced_waves > 0 ? 1 / c->traced_waves : 0;
     const double waves_per_launch = out->waves / launches;
     const double blocks_per_launch = c->blocks / launches;
-    const double simd_waves = ceil(waves_per_launch / simds); /* on the busiest SIMD, per launch */
+    /* Placement: blocks are dealt whole to the CUs, and a block's waves to
+     * the SIMDs of its CU (a workgroup runs on one CU: GCN whitepaper; CUDA
+     * guide, thread hierarchy). 25 blocks of 5 waves on 60 CUs leave the
+     * busiest SIMD 2 waves, not the 0.52 of 125 waves over 240 SIMDs. */
+    out->busiest_cu_blocks = blocks_per_launch > 0 ? ceil(blocks_per_launch / d->compute_units) : 0;
+    const double simd_waves = ceil(out->busiest_cu_blocks * waves_per_block / d->simds_per_cu); /* per launch */
     const double cu_factor = imbalance(blocks_per_launch, d->compute_units);
+    const double occupancy = code->waves_per_simd > 0 ? fmin(code->waves_per_simd, d->max_waves_per_simd)
+                                                      : d->max_waves_per_simd;
+    out->occupancy = occupancy;
+    out->fill = waves_per_launch / (simds * occupancy);
+    out->resident_blocks = waves_per_block > 0 ? fmax(1, fmin(d->max_blocks_per_cu,
+                                                               floor(occupancy * d->simds_per_cu / waves_per_block)))
+                                               : 1;
+    out->resident_blocks = fmax(1, fmin(out->resident_blocks, out->busiest_cu_blocks));
+    out->resident = fmin(simd_waves, ceil(out->resident_blocks * waves_per_block / d->simds_per_cu));
+    const double batches = out->busiest_cu_blocks > 0 ? launches * ceil(out->busiest_cu_blocks / out->resident_blocks) : 0;
 
     /* Memory, through each level. */
     const double segment_bytes = d->segment_bytes;
     const int sectors = segment_bytes < 64;
-    const double l2_bytes = ((sectors ? c->load_phase_sectors : c->load_phase_segments) +
-                             (sectors ? c->store_sectors : c->store_segments)) * segment_bytes;
+    const double phase_units = sectors ? c->load_phase_sectors : c->load_phase_segments;
+    const double store_units = sectors ? c->store_sectors : c->store_segments;
     /* The trace counts the source's loads; the compiler may vectorise them
      * (4 floats of a lane in one dwordx4): each of its requests touches the
      * segments of the scalar ones it replaced, so fewer requests, fewer
      * segment visits, the same distinct segments. */
     const double vectorised = c->load_requests > 0 && code->vmem_loads > 0 ? fmin(1, code->vmem_loads / c->load_requests) : 1;
-    const double l1_bytes = ((sectors ? c->load_sectors : c->load_segments) * vectorised +
-                             (sectors ? c->store_sectors : c->store_segments)) * segment_bytes;
-    out->term_ms[MODEL_TERM_dram] = c->unique_bytes / (d->dram_gbps * 1e9) * 1e3;
+    const double visits = (sectors ? c->load_sectors : c->load_segments) * vectorised;
+    /* L1 keeps what a block re-reads between two barriers only while the
+     * resident blocks' lines fit: a block-phase's distinct bytes times the
+     * blocks on a CU at a time, against the L1's bytes. */
+    const double phases = c->blocks + c->barriers;
+    const double live_bytes = phases > 0 ? phase_units * segment_bytes / phases * out->resident_blocks : 0;
+    out->l1_miss = beyond(live_bytes, d->l1_bytes);
+    const double l2_bytes = (phase_units + out->l1_miss * max2(0, visits - phase_units) + store_units) * segment_bytes;
+    const double l1_bytes = (visits + store_units) * segment_bytes;
+    /* DRAM at the rate a streaming kernel reaches (STREAM, BabelStream), not the data sheet's peak. */
+    out->term_ms[MODEL_TERM_dram] = c->unique_bytes / (d->dram_stream_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l2] = l2_bytes / (d->l2_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l1] =
         l1_bytes / d->l1_bytes_per_clock * cu_factor / d->compute_units * ms_per_cycle;
@@ -117,30 +158,49 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
      * whenever the pipes together issue more than the VALU alone. */
     const double dispatched = code->valu + code->salu + code->smem + code->vmem + code->lds + code->branch;
     out->term_ms[MODEL_TERM_issue] = issue_launch * dispatched * per_wave * d->dispatch_cycles;
-    out->term_ms[MODEL_TERM_vmem] = launches * ceil(waves_per_launch / d->compute_units) * code->vmem * per_wave *
+    out->term_ms[MODEL_TERM_vmem] = launches * out->busiest_cu_blocks * waves_per_block * code->vmem * per_wave *
                                     d->vmem_issue_cycles * ms_per_cycle;
 
-    /* Latency. A wave issues one instruction per valu_issue_cycles at best; a
-     * wait exposes what of the latency the instructions since its load did
-     * not cover; a barrier costs its own cycles. Resident waves overlap each
-     * other's paths, so a SIMD takes one path per batch of them. A load that
-     * misses L2 as often as the kernel's unique bytes say pays DRAM's latency. */
-    out->memory_latency = memory_latency(d, c->unique_bytes, l2_bytes);
-    double path = code->instructions * per_wave * d->valu_issue_cycles, trips = 0;
+    /* What the waits cost: the share of global loads that reach DRAM, and of
+     * scalar loads that miss the scalar cache. The cache is shared by
+     * cus_per_scalar_cache neighbouring CUs; their blocks' scalar working
+     * sets overlap as much as the launch's own distinct scalar bytes say
+     * (all blocks sweeping one table share it whole). */
+    out->dram_share = !isnan(c->dram_load_requests) ? (c->load_requests > 0 ? fmin(1, c->dram_load_requests / c->load_requests) : 1)
+                      : (l2_bytes > 0 ? fmin(1, c->unique_bytes / l2_bytes) : 1);
+    const double l2_cycles = d->l2_latency_ns * d->clock_ghz, dram_cycles = d->dram_latency_ns * d->clock_ghz;
+    out->memory_latency = l2_cycles + out->dram_share * (dram_cycles - l2_cycles);
+    if (!isnan(c->uniform_block_segments) && c->blocks > 0) {
+        const double block_set = c->uniform_block_segments * 64 / c->blocks;
+        double shared_set = block_set * fmin(d->cus_per_scalar_cache, blocks_per_launch);
+        if (!isnan(c->uniform_launch_segments)) shared_set = fmin(shared_set, c->uniform_launch_segments * 64 / launches);
+        out->scalar_miss = beyond(fmax(block_set, shared_set), d->scalar_cache_bytes);
+    }
+
+    /* Latency: a block's critical path. A barrier waits for the slowest
+     * wave, so each phase costs its busiest wave's instructions (at one per
+     * valu_issue_cycles) and exposed waits (the trace's critical runs);
+     * without them, one average wave's. A wait exposes what of its latency
+     * the instructions since its load did not cover; a barrier costs its own
+     * cycles. Resident blocks overlap, so the busiest CU takes one path per
+     * batch of them. */
+    double path = code->instructions * per_wave * d->valu_issue_cycles, exposed_per_wave = 0, trips = 0;
+    int critical = !isnan(code->critical_instructions) && c->blocks > 0;
     for (size_t i = 0; i < wait_count; i++) {
-        path += waits[i].runs * per_wave * exposed(d, &waits[i], out->memory_latency);
+        const double e = exposed(d, &waits[i], out);
+        exposed_per_wave += waits[i].runs * per_wave * e;
         if (waits[i].counter == MODEL_WAIT_MEMORY) trips += waits[i].runs * per_wave;
+        if (isnan(waits[i].critical_runs)) critical = 0;
+    }
+    path += exposed_per_wave;
+    if (critical) {
+        path = code->critical_instructions / c->blocks * d->valu_issue_cycles;
+        for (size_t i = 0; i < wait_count; i++) path += waits[i].critical_runs / c->blocks * exposed(d, &waits[i], out);
     }
     if (c->blocks > 0) path += c->barriers / c->blocks * d->barrier_cycles;
-    const double resident_limit = code->waves_per_simd > 0 ? fmin(code->waves_per_simd, d->max_waves_per_simd)
-                                                           : d->max_waves_per_simd;
-    out->occupancy = resident_limit;
-    out->fill = waves_per_launch / (simds * resident_limit);
-    out->resident = fmin(resident_limit, simd_waves);
     out->round_trips_per_wave = trips;
     out->path_cycles_per_wave = path;
-    out->term_ms[MODEL_TERM_latency] =
-        out->resident > 0 ? launches * ceil(simd_waves / out->resident) * path * ms_per_cycle : 0;
+    out->term_ms[MODEL_TERM_latency] = batches * path * ms_per_cycle;
 
     /* Atomics on one address: a compare-and-swap loop lands about one per
      * round trip; a native atomic, as fast as the L2 takes them. */
@@ -153,8 +213,25 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     out->binding = 0;
     for (int t = 1; t < MODEL_TERM_COUNT; t++)
         if (out->term_ms[t] > out->term_ms[out->binding]) out->binding = t;
-    out->model_ms = out->term_ms[out->binding] + out->launch_ms;
-    out->launch_bound = out->launch_ms > out->term_ms[out->binding];
+    /* The terms overlap, but not wholly (Hong and Kim, ISCA 2009, section 3:
+     * the cases of their execution-time equations). Bound by memory, the
+     * last memory period is followed by the computation of the other
+     * resident waves that waited behind it: (resident - 1) times a wave's
+     * computation per round trip (their Comp_p x (MWP - 1)). Bound by issue,
+     * one memory round trip is left that no other wave's work covers (their
+     * + Mem_L): here its exposed part. Their equations charge this once per
+     * repetition, for waves run in synchronous batches; a GPU hands a CU the
+     * next block as soon as one retires, so the batches flow into each other
+     * and only each launch's last one leaves it exposed: once per launch.
+     * Atomics on one address serialise everything behind them: nothing. */
+    if (trips > 0 && out->binding != MODEL_TERM_atomic) {
+        const double compute_per_trip = code->instructions * per_wave * d->valu_issue_cycles / trips;
+        out->overlap_ms = is_memory_term(out->binding)
+                              ? launches * compute_per_trip * max2(0, out->resident - 1) * ms_per_cycle
+                              : launches * exposed_per_wave / trips * ms_per_cycle;
+    }
+    out->model_ms = out->term_ms[out->binding] + out->overlap_ms + out->launch_ms;
+    out->launch_bound = out->launch_ms > out->term_ms[out->binding] + out->overlap_ms;
     /* Each wave-level run of an instruction is done by the traced wave's lanes: threads per traced wave. */
     out->flops = c->traced_waves > 0 ? code->flops_per_lane * c->threads / c->traced_waves : 0;
     out->floor_ms = max2(c->unique_bytes / (d->dram_gbps * 1e9) * 1e3, out->flops / (d->fp32_tflops * 1e12) * 1e3) +
@@ -178,9 +255,9 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
         break;
     case MODEL_TERM_latency:
         snprintf(out->why, sizeof out->why,
-                 "latency: %.0f dependent memory round trip%s per wave, %.2g wave%s per SIMD to hide them "
-                 "(%.0f resident at most)", trips, plural(trips), waves_per_simd_avg, plural(waves_per_simd_avg),
-                 resident_limit);
+                 "latency: %.0f dependent memory round trip%s per wave, a %.0f-cycle critical path per block, "
+                 "%.0f block%s per CU at a time (%.2g wave%s per SIMD)", trips, plural(trips), path,
+                 out->resident_blocks, plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
         break;
     case MODEL_TERM_lds:
         snprintf(out->why, sizeof out->why, "LDS: %.3g bank cycles per CU", c->lds_bank_cycles * cu_factor /
@@ -239,7 +316,7 @@ void model_line_shares(const ModelDevice *d, const ModelCounters *c, const Model
     if (r->binding == MODEL_TERM_latency && !r->launch_bound)
         for (size_t i = 0; i < wait_count; i++)
             if (waits[i].line >= 0 && (size_t)waits[i].line < line_count)
-                share[waits[i].line] += waits[i].runs * exposed(d, &waits[i], r->memory_latency);
+                share[waits[i].line] += waits[i].runs * exposed(d, &waits[i], r);
     for (size_t i = 0; i < line_count; i++) total += share[i];
     for (size_t i = 0; i < line_count; i++) share[i] = total > 0 ? share[i] / total : 0;
 }

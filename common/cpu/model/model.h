@@ -14,9 +14,10 @@
 /* The device figures the model reads, by the names devices.tsv gives them. */
 #define MODEL_DEVICE_FIGURES(X)                                                            \
     X(clock_ghz) X(compute_units) X(simds_per_cu) X(lanes_per_simd) X(wave_size)             \
-    X(max_waves_per_simd) X(fp32_tflops) X(dram_gbps) X(l2_gbps) X(l2_bytes) X(l1_bytes)    \
-    X(l1_bytes_per_clock) X(lds_bytes_per_clock) X(dram_latency_cycles) X(l2_latency_cycles)  \
-    X(l1_latency_cycles) X(lds_latency_cycles) X(scalar_latency_cycles)                      \
+    X(max_waves_per_simd) X(max_blocks_per_cu) X(fp32_tflops) X(dram_gbps) X(dram_stream_gbps)  \
+    X(l2_gbps) X(l2_bytes) X(l1_bytes) X(l1_bytes_per_clock) X(lds_bytes_per_clock)              \
+    X(dram_latency_ns) X(l2_latency_ns) X(l1_latency_ns) X(lds_latency_cycles)                  \
+    X(scalar_latency_cycles) X(scalar_cache_bytes) X(cus_per_scalar_cache)                      \
     X(atomic_latency_cycles) X(same_address_atomics_per_clock) X(cas_float_atomics)          \
     X(valu_issue_cycles) X(vmem_issue_cycles) X(salu_issue_cycles) X(smem_issue_cycles)     \
     X(branch_issue_cycles) X(dispatch_cycles) X(launch_us) X(barrier_cycles) X(segment_bytes)
@@ -40,6 +41,9 @@ typedef struct {
     double lds_bank_cycles;        /* counted for traced waves of 64 lanes */
     double barriers;               /* summed over blocks */
     double atomics_max_one_address;
+    double dram_load_requests;     /* loads that reach DRAM (first touch, or a convoy behind one); NAN: unknown */
+    double uniform_block_segments; /* distinct 64-byte segments each block's uniform loads touch, summed; NAN: unknown */
+    double uniform_launch_segments; /* the same per launch, over all blocks, summed over launches; NAN: unknown */
 } ModelCounters;
 
 /* The compiled code (gfx906 assembly, run counts from the trace): wave-level
@@ -47,6 +51,7 @@ typedef struct {
 typedef struct {
     double valu, salu, smem, vmem, lds, branch, instructions;
     double vmem_loads;             /* of vmem: the loads, vectorised as the compiler made them */
+    double critical_instructions;  /* issued by each barrier phase's busiest wave, summed over blocks; NAN: unknown */
     double flops_per_lane;         /* FLOPs a lane did, summed over waves: x lanes = FLOPs */
     int cas_loop;                  /* a float atomicAdd compiled as a compare-and-swap loop */
     double waves_per_simd;         /* occupancy the compiler reports; 0: the device's most */
@@ -58,7 +63,9 @@ enum { MODEL_WAIT_MEMORY, MODEL_WAIT_LDS, MODEL_WAIT_SCALAR };
 typedef struct {
     int counter;                   /* MODEL_WAIT_* */
     double runs;                   /* times it ran, summed over traced waves */
+    double critical_runs;          /* the times each barrier phase's busiest wave ran it, summed over blocks; NAN: unknown */
     double distance;               /* instructions the wave issued between the load and it */
+    double dram_share;             /* of its load's requests, those that reach DRAM; NAN: the kernel's share */
     int line;                      /* the load's source line, an index into model_line_shares' lines; -1: none */
 } ModelWait;
 
@@ -82,7 +89,7 @@ typedef struct {
     X(vmem, "vector memory instructions issued through the busiest CU")                        \
     X(branch, "branches issued on the busiest SIMD")                                           \
     X(issue, "instructions of every pipe through the busiest SIMD's one dispatch")              \
-    X(latency, "one wave's issue, exposed waits and barriers, in batches of resident waves")  \
+    X(latency, "each block's critical path (issue, exposed waits, barriers), in batches of resident blocks") \
     X(atomic, "atomics on the busiest address, one after another")
 
 enum {
@@ -97,7 +104,8 @@ extern const char *const model_term_names[MODEL_TERM_COUNT];
 typedef struct {
     double term_ms[MODEL_TERM_COUNT];
     double launch_ms;              /* launches x the device's launch cost, added to the largest term */
-    double model_ms;               /* the largest term + launch_ms */
+    double overlap_ms;             /* what the other side leaves exposed (Hong and Kim), added to the largest term */
+    double model_ms;               /* the largest term + overlap_ms + launch_ms */
     double floor_ms;               /* max(unique bytes / DRAM, FLOPs / peak) + launch_ms */
     double flops;
     int binding;                   /* MODEL_TERM_* of the largest term */
@@ -107,8 +115,13 @@ typedef struct {
     double fill;                   /* waves per launch / (SIMDs x occupancy): below 1, idle slots */
     double resident;               /* waves per SIMD at a time */
     double round_trips_per_wave;   /* dependent waits on memory, per wave */
-    double memory_latency;         /* cycles of a global load, L2's and DRAM's mixed as the traffic misses */
-    double path_cycles_per_wave;   /* latency term: one wave's cycles */
+    double memory_latency;         /* cycles of a global load, L2's and DRAM's mixed as the kernel's loads reach DRAM */
+    double dram_share;             /* of the kernel's loads, the share that reach DRAM (a wait without its own) */
+    double scalar_miss;            /* of the scalar loads, the share the scalar cache cannot hold */
+    double l1_miss;                /* of the re-reads within a barrier phase, the share L1 cannot hold */
+    double resident_blocks;        /* blocks per CU at a time */
+    double busiest_cu_blocks;      /* blocks per launch on the busiest CU */
+    double path_cycles_per_wave;   /* latency term: one block's critical path, in cycles */
     char why[256];                 /* the binding term in words */
 } ModelResult;
 

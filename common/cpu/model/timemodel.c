@@ -92,6 +92,32 @@ static const char *cell(const Table *t, const char *name) {
     return t->field[i];
 }
 
+static int has_column(const Table *t, const char *name) {
+    for (int i = 0; i < t->header_fields; i++)
+        if (strcmp(t->header[i], name) == 0) return 1;
+    return 0;
+}
+
+static double count(const Table *t, const char *name, double waves);
+
+/* A count a table may lack (one written before the trace counted it): NAN
+ * then, which the model reads as unknown (model.h). */
+static double optional_count(const Table *t, const char *name, double waves) {
+    return has_column(t, name) ? count(t, name, waves) : NAN;
+}
+
+/* A share from 0 to 1, or "-" (none measured): NAN. */
+static double optional_share(const Table *t, const char *name) {
+    if (!has_column(t, name) || strcmp(cell(t, name), "-") == 0) return NAN;
+    const double v = count(t, name, 0);
+    if (v > 1) {
+        char what[200];
+        snprintf(what, sizeof what, "line %ld: '%s' is not a share from 0 to 1 (column %s)", t->number, cell(t, name), name);
+        die(t->path, what);
+    }
+    return v;
+}
+
 /* A count, "A" or "A+B" (B per wave). */
 static double count(const Table *t, const char *name, double waves) {
     const char *text = cell(t, name);
@@ -230,6 +256,9 @@ int main(int argc, char **argv) {
         c->lds_bank_cycles = count(&t, "lds_bank_cycles", 0);
         c->barriers = count(&t, "barriers", 0);
         c->atomics_max_one_address = count(&t, "atomics_max_one_address", 0);
+        c->dram_load_requests = optional_count(&t, "global_load_dram_requests", 0);
+        c->uniform_block_segments = optional_count(&t, "uniform_block_segments", 0);
+        c->uniform_launch_segments = optional_count(&t, "uniform_launch_segments", 0);
     }
     fclose(t.f);
 
@@ -247,6 +276,7 @@ int main(int argc, char **argv) {
         code->lds = count(&t, "lds", w);
         code->branch = count(&t, "branch", w);
         code->instructions = count(&t, "instructions", w);
+        code->critical_instructions = optional_count(&t, "critical_instructions", w);
         code->flops_per_lane = count(&t, "flops_per_lane", w);
         code->cas_loop = count(&t, "cas_loops", 0) > 0;
         code->waves_per_simd = count(&t, "gfx906_waves_per_simd", 0); /* from gfx906's compiler */
@@ -266,6 +296,8 @@ int main(int argc, char **argv) {
         const char *runs = cell(&t, "runs");
         wait->runs = strcmp(runs, "per_wave") == 0 ? k->counters.traced_waves : count(&t, "runs", 0);
         wait->distance = count(&t, "distance", 0);
+        wait->critical_runs = optional_count(&t, "critical_runs", 0);
+        wait->dram_share = optional_share(&t, "dram_share");
         wait->line = -1;
         snprintf(k->wait_line[k->wait_count - 1], sizeof k->wait_line[0], "%s",
                  view ? cell(&t, "line") : "");

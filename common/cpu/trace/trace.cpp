@@ -109,6 +109,7 @@ bool trace_enabled(void) {
             guard_pc.assign(guard_total + 1, 0);
             guard_lane_runs.assign(size_t(guard_total + 1) * kMaxThreads, 0);
             guard_wave_most.assign(guard_total + 1, 0);
+            wave_phase_runs.assign(size_t(guard_total + 1) * kMaxWaves, 0);
         }
     }
     return profile_on || race_on;
@@ -132,12 +133,14 @@ void trace_launch_begin(const char *name, const dim3 &grid, const dim3 &block) {
     c.threads += blocks * threads;
     c.waves += blocks * ((threads + kWave - 1) / kWave);
     race_launch_begin();
+    launch_requests_begin(unsigned(hipcpu_setting_value(hipcpu_env::HIPCPU_COMPUTE_UNITS)));
     atomics_by_address.clear();
     active = true;
 }
 
 void trace_launch_end(void) {
     end_phase();
+    launch_requests_end();
     active = false;
     for (Alloc &a : allocs)
         if (a.touched_dirty) {
@@ -154,11 +157,13 @@ void trace_launch_end(void) {
 void trace_block_begin(uint64_t id) {
     end_phase();
     race_block_begin(id);
+    block_requests_begin();
 }
 
 void trace_barrier(void) {
     next_phase();
     end_phase();
+    phase_requests_begin(false);
     if (kernel) kernel->c.barriers++;
 }
 
@@ -217,6 +222,7 @@ void trace_free(void *pointer) {
     for (size_t i = 0; i < allocs.size(); i++)
         if (allocs[i].base == base) {
             free(allocs[i].touched);
+            free(allocs[i].first_load);
             free(allocs[i].shadow.words);
             allocs.erase(allocs.begin() + long(i));
             break;

@@ -43,6 +43,7 @@ const char *const kSpaceName[] = {"global", "shared"};
 
 struct SiteStats {
     uint64_t requests, lanes, bytes, segments, sectors, bank_cycles, atomics;
+    uint64_t dram_requests; /* global loads: those a GPU would send to DRAM (trace_requests.cpp) */
 };
 
 struct Site {
@@ -82,7 +83,8 @@ struct Alloc {
     uintptr_t base, end;
     std::string name;
     uint64_t *touched;  /* profile: a bit per byte touched in this launch */
-    bool touched_dirty;
+    uint64_t *first_load; /* profile: per 64-byte segment, who first loaded it in this launch (trace_requests.cpp) */
+    bool touched_dirty, first_load_dirty;
     ShadowMap shadow;   /* race check */
 };
 
@@ -90,6 +92,7 @@ struct KernelStats {
     std::string name;
     hipcpu_kernel_counters c;         /* trace.h's list */
     std::vector<uint64_t> block_runs; /* [guard]: wave-level runs of each basic block */
+    std::vector<uint64_t> critical_runs; /* [guard]: per barrier phase, its busiest wave's runs, summed */
 };
 
 struct Access {
@@ -113,7 +116,8 @@ struct Lane {
 /* The lanes of one wave at one site for the n-th time: one request. */
 struct Group {
     uint32_t site, n;
-    uint8_t kind, space;
+    uint8_t kind, space, wave;
+    uint32_t order; /* the wave's how-manieth request in its phase */
     unsigned count;
     uint64_t joined; /* a bit per lane that has joined */
     uint64_t age;
@@ -173,13 +177,17 @@ extern KernelStats *kernel;
 extern std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
 extern uint32_t guard_total;
 extern std::vector<uintptr_t> guard_pc;
-extern std::vector<uint32_t> guard_lane_runs, guard_wave_most;
+extern std::vector<uint32_t> guard_lane_runs, guard_wave_most, wave_phase_runs;
 extern std::vector<uint32_t> guards_touched[kMaxThreads];
 extern bool counting_blocks;
 extern Lane lane_state[kMaxThreads];
 extern std::vector<uint32_t> site_counts;
 extern std::vector<Group> open_groups[kMaxWaves];
 void end_phase();
+void launch_requests_begin(unsigned concurrent_blocks);
+void block_requests_begin();
+void phase_requests_begin(bool new_block);
+void launch_requests_end();
 void count_request(const Group &g);
 void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint);
 void end_block_counts(unsigned first, unsigned lanes);

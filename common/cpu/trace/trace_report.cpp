@@ -21,20 +21,23 @@ FILE *open_report(const std::string &path) {
 void write_lines() {
     FILE *f = open_report(lines_path);
     if (!f) return;
-    fprintf(f, "kernel\tline\twave_runs\n");
+    fprintf(f, "kernel\tline\twave_runs\tcritical_runs\n");
     std::map<uintptr_t, std::string> located;
     for (const KernelStats &k : kernels) {
-        std::map<std::string, uint64_t> by_line;
+        /* [line]: the wave runs, and the busiest wave's per phase (critical_runs), of its busiest block */
+        std::map<std::string, std::pair<uint64_t, uint64_t>> by_line;
         for (uint32_t g = 1; g < k.block_runs.size(); g++) {
             if (!k.block_runs[g] || !guard_pc[g]) continue;
             auto it = located.find(guard_pc[g]);
             if (it == located.end()) it = located.emplace(guard_pc[g], line_of_block(guard_pc[g])).first;
             if (it->second.empty()) continue; /* the executor's own code, inlined into the kernel */
-            uint64_t &runs = by_line[it->second];
-            runs = std::max(runs, k.block_runs[g]);
+            std::pair<uint64_t, uint64_t> &runs = by_line[it->second];
+            if (k.block_runs[g] > runs.first)
+                runs = {k.block_runs[g], g < k.critical_runs.size() ? k.critical_runs[g] : 0};
         }
         for (const auto &entry : by_line)
-            fprintf(f, "%s\t%s\t%lu\n", k.name.c_str(), entry.first.c_str(), (unsigned long)entry.second);
+            fprintf(f, "%s\t%s\t%lu\t%lu\n", k.name.c_str(), entry.first.c_str(), (unsigned long)entry.second.first,
+                    (unsigned long)entry.second.second);
     }
     fclose(f);
 }
@@ -58,7 +61,8 @@ void write_profile() {
     }
     if (sites_path.empty()) return;
     if (FILE *f = open_report(sites_path)) {
-        fprintf(f, "kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\n");
+        fprintf(f, "kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\t"
+                   "dram_requests\n");
         for (Site &s : sites) {
             resolve(s);
             for (int space = 0; space < 2; space++) {
@@ -69,9 +73,9 @@ void write_profile() {
                     s.buffer = shared_variable(s.first_addr, &offset);
                     s.buffer = s.buffer.substr(0, s.buffer.find(" (in "));
                 }
-                fprintf(f, "%s\t%s\t%s\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\n", s.kernel.c_str(),
+                fprintf(f, "%s\t%s\t%s\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\n", s.kernel.c_str(),
                         s.location.c_str(), s.buffer.empty() ? "?" : s.buffer.c_str(), kSpaceName[space], kKindName[s.kind], st.requests, st.lanes, st.bytes,
-                        st.segments, st.sectors, st.bank_cycles, st.atomics);
+                        st.segments, st.sectors, st.bank_cycles, st.atomics, st.dram_requests);
             }
         }
         fclose(f);

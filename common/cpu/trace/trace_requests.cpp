@@ -22,6 +22,17 @@ std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
  * reach L2 when L1 (or the LDS a kernel stages into) keeps what a block
  * re-reads between two barriers. */
 std::unordered_set<uint64_t> phase_segments, phase_sectors;
+/* What the running block's uniform loads (every lane one address: what a GPU
+ * serves from its scalar cache) have touched: the block's scalar working set. */
+std::unordered_set<uint64_t> block_uniform_segments, launch_uniform_segments;
+
+/* The busiest wave of each barrier phase: a barrier waits for the slowest
+ * wave, so a block's time is the sum over its phases of that wave's path,
+ * not the average wave's (one wave's epilogue is not shared by the others).
+ * Per guard and wave, the runs in this phase; at the phase's end each guard
+ * adds its most (common/cpu/model/README.md: the critical path). */
+std::vector<uint32_t> wave_phase_runs; /* [wave * (guard_total + 1) + guard] */
+std::vector<uint32_t> phase_guards[kMaxWaves];
 
 void end_phase() {
     if (kernel) {
@@ -30,6 +41,104 @@ void end_phase() {
     }
     phase_segments.clear();
     phase_sectors.clear();
+    if (!counting_blocks || !kernel) return;
+    std::vector<uint64_t> &critical = kernel->critical_runs;
+    if (critical.size() <= guard_total) critical.resize(guard_total + 1);
+    for (unsigned w = 0; w < kMaxWaves; w++)
+        for (uint32_t g : phase_guards[w]) {
+            uint32_t &n = wave_phase_runs[size_t(w) * (guard_total + 1) + g];
+            guard_wave_most[g] = std::max(guard_wave_most[g], n);
+            n = 0;
+        }
+    for (unsigned w = 0; w < kMaxWaves; w++) {
+        for (uint32_t g : phase_guards[w]) {
+            critical[g] += guard_wave_most[g];
+            guard_wave_most[g] = 0;
+        }
+        phase_guards[w].clear();
+    }
+}
+
+/* ---- Which loads reach DRAM --------------------------------------------------- */
+
+/* A load waits for DRAM when its segment is not yet in L2: the first load of
+ * it in the launch, and the loads that come while that first one is still in
+ * flight (a convoy: waves in step read one line together, and all of them
+ * wait the whole trip): another wave of the same block in the same barrier
+ * phase, or a block running at the same time at the same point of its work,
+ * the same phase and the same request of its wave. Blocks run at the same
+ * time when they are in the same round of `concurrent_blocks` (a block per
+ * CU, in order). Any other re-read finds the segment in L2; stores bring
+ * their segments in too. */
+unsigned concurrent_blocks = 1;
+uint64_t block_ordinal;   /* of the running block in its launch, from 1 */
+unsigned block_phase;     /* barriers the running block has passed */
+uint32_t wave_requests[kMaxWaves]; /* requests each wave has made in this phase */
+
+void launch_requests_begin(unsigned concurrent) {
+    concurrent_blocks = concurrent ? concurrent : 1;
+    block_ordinal = 0;
+}
+
+void phase_requests_begin(bool new_block) {
+    block_phase = new_block ? 0 : block_phase + 1;
+    for (uint32_t &n : wave_requests) n = 0;
+}
+
+void end_block() {
+    if (kernel) kernel->c.uniform_block_segments += block_uniform_segments.size();
+    block_uniform_segments.clear();
+}
+
+void block_requests_begin() {
+    end_block();
+    block_ordinal++;
+    phase_requests_begin(true);
+}
+
+void launch_requests_end() {
+    end_block();
+    if (kernel) kernel->c.uniform_launch_segments += launch_uniform_segments.size();
+    launch_uniform_segments.clear();
+    for (Alloc &a : allocs)
+        if (a.first_load_dirty) {
+            memset(a.first_load, 0, ((a.end - 1) / 64 - a.base / 64 + 1) * sizeof(uint64_t));
+            a.first_load_dirty = false;
+        }
+}
+
+/* Records who first touched each segment of g; true if g is a load that a
+ * GPU would send to DRAM (above). first_load holds that access's block
+ * ordinal (bits 40-63), its block's phase (28-39), its wave (22-27) and its
+ * request in the wave's phase (0-21); phases and requests past their fields
+ * saturate (and then never match another block's). */
+bool reaches_dram(const Group &g) {
+    const uint64_t when = uint64_t(std::min(block_phase, 0xFFFu)) << 28 | std::min<uint64_t>(g.order, 0x3FFFFF);
+    const uint64_t me = block_ordinal << 40 | uint64_t(g.wave) << 22 | when;
+    bool dram = false;
+    for (unsigned i = 0; i < g.count; i++)
+        for (uint64_t unit = g.addr[i] >> 6; unit <= (g.addr[i] + g.size[i] - 1) >> 6; unit++) {
+            Alloc *a = find_alloc(uintptr_t(unit << 6) < g.addr[i] ? g.addr[i] : uintptr_t(unit << 6));
+            if (!a) continue;
+            if (!a->first_load) {
+                a->first_load = static_cast<uint64_t *>(calloc((a->end - 1) / 64 - a->base / 64 + 1, sizeof(uint64_t)));
+                if (!a->first_load) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
+            }
+            uint64_t &first = a->first_load[unit - a->base / 64];
+            if (first == 0) {
+                first = me;
+                a->first_load_dirty = true;
+                dram = true;
+                continue;
+            }
+            const uint64_t block = first >> 40, phase = first >> 28 & 0xFFF, wave = first >> 22 & 0x3F;
+            if (block == block_ordinal)
+                dram |= phase == std::min(block_phase, 0xFFFu) && wave != g.wave;
+            else
+                dram |= (block - 1) / concurrent_blocks == (block_ordinal - 1) / concurrent_blocks &&
+                        (first & 0xFFFFFFFFFFull) == when;
+        }
+    return dram && g.kind != kStore;
 }
 
 /* ---- Basic blocks: how often each wave ran each one ------------------------------ */
@@ -126,6 +235,8 @@ void count_request(const Group &g) {
         const unsigned sectors = count_units(g, 5, segment_set ? &phase_sectors : nullptr);
         s.segments += segments;
         s.sectors += sectors;
+        const bool dram = reaches_dram(g);
+        s.dram_requests += dram;
         hipcpu_kernel_counters &c = kernel->c;
         if (g.kind == kStore) {
             c.global_store_requests++;
@@ -141,6 +252,10 @@ void count_request(const Group &g) {
             for (unsigned i = 1; i < g.count && uniform; i++)
                 uniform = g.addr[i] == g.addr[0] && g.size[i] == g.size[0];
             c.uniform_load_requests += uniform;
+            c.global_load_dram_requests += dram;
+            if (uniform)
+                for (uint64_t unit = g.addr[0] >> 6; unit <= (g.addr[0] + g.size[0] - 1) >> 6; unit++)
+                    block_uniform_segments.insert(unit), launch_uniform_segments.insert(unit);
         }
     } else {
         const unsigned cycles = bank_cycles(g);
@@ -181,6 +296,8 @@ void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint) {
         g->n = a.n;
         g->kind = a.kind;
         g->space = a.space;
+        g->wave = uint8_t(wave);
+        g->order = wave_requests[wave]++;
         g->count = 0;
         g->joined = 0;
         g->age = group_clock++;
@@ -203,8 +320,12 @@ void end_block_counts(unsigned first, unsigned lanes) {
             guard_wave_most[g] = std::max(guard_wave_most[g], n);
             n = 0;
         }
+    const unsigned wave = first / kWave;
+    uint32_t *phase_runs = &wave_phase_runs[size_t(wave) * (guard_total + 1)];
     for (unsigned i = 0; i < lanes; i++) {
         for (uint32_t g : guards_touched[first + i]) {
+            if (guard_wave_most[g] && phase_runs[g] == 0) phase_guards[wave].push_back(g);
+            phase_runs[g] += guard_wave_most[g];
             runs[g] += guard_wave_most[g];
             guard_wave_most[g] = 0;
         }
