@@ -41,7 +41,7 @@ static ModelCounters one_wave_per_simd(void) {
     c.blocks = 2;
     c.threads = 512;
     c.traced_waves = 8;
-    c.dram_load_requests = c.uniform_block_segments = c.uniform_launch_segments = NAN;
+    c.dram_load_requests = c.uniform_blocks = c.uniform_block_segments = c.uniform_launch_segments = NAN;
     return c;
 }
 
@@ -193,6 +193,14 @@ static void scalar_loads_beyond_the_cache_pay_l2(void **state) {
     c.uniform_launch_segments = 16;
     model_kernel(&d, &c, &code, &wait, 1, &r);
     assert_float_equal(r.path_cycles_per_wave, 40, 1e-9);
+    /* One block of the two made the uniform loads, and a count extended from
+     * two slices says 64 segments for it: no block holds more than the
+     * launch's 32 distinct ones (2 KB), so half misses again: 170. */
+    c.uniform_blocks = 1;
+    c.uniform_block_segments = 64;
+    c.uniform_launch_segments = 32;
+    model_kernel(&d, &c, &code, &wait, 1, &r);
+    assert_float_equal(r.path_cycles_per_wave, 170, 1e-9);
 }
 
 /* A barrier waits for the block's slowest wave. 2 blocks of 4 waves, each

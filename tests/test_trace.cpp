@@ -420,6 +420,7 @@ static void test_phase_segments_and_uniform_loads(void **) {
     /* in[0] read by every lane: one uniform request per wave. */
     assert_int_equal(c.uniform_load_requests, blocks * 1);
     /* Its scalar working set: 1 segment per block, the same one in the launch. */
+    assert_int_equal(c.uniform_blocks, blocks);
     assert_int_equal(c.uniform_block_segments, blocks * 1);
     assert_int_equal(c.uniform_launch_segments, 1);
     /* DRAM: block 0's first load brings its segments in; block 1 runs at the

@@ -8,23 +8,26 @@
 # The two tables must have the same rows, in the same order, with the same
 # first column: the same program on the same kind of input. A field that is a
 # count ("12" or "A+B", isa_facts.awk's counted and per-wave parts) is
-# extended; any other field is copied. Prints the table at n.
+# extended; a share (a column named *_share, from 0 to 1) is extended too,
+# kept to four decimals and within 0 and 1; any other field is copied.
+# Prints the table at n.
 
 function is_count(x) { return x ~ /^[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?(\+[0-9]+(\.[0-9]+)?)?$/ }
-function extend(a, b,    pa, pb, na, nb, i, out, v) {
+function extend(a, b, share,    pa, pb, na, nb, i, out, v) {
     na = split(a, pa, "+"); nb = split(b, pb, "+")
     if (na != nb) return "" # not the same shape
     out = ""
     for (i = 1; i <= na; i++) {
         v = pa[i] + (pb[i] - pa[i]) * (n - n1) / (n2 - n1)
         if (v < 0) v = 0
-        out = out (i > 1 ? "+" : "") sprintf("%.0f", v)
+        if (share && v > 1) v = 1
+        out = out (i > 1 ? "+" : "") sprintf(share ? "%.4f" : "%.0f", v)
     }
     return out
 }
 BEGIN { OFS = "\t"; if (!(n2 > n1)) { print "extrapolate: n2 must be larger than n1" > "/dev/stderr"; bad = 1; exit 1 } }
 FNR == 1 { file++ }
-file == 1 { first[FNR] = $0; rows1 = FNR; next }
+file == 1 { first[FNR] = $0; rows1 = FNR; if (FNR == 1) for (i = 1; i <= NF; i++) share[i] = $i ~ /_share$/; next }
 {
     rows2 = FNR
     split(first[FNR], a, "\t")
@@ -37,7 +40,7 @@ file == 1 { first[FNR] = $0; rows1 = FNR; next }
     for (i = 1; i <= NF; i++) {
         f = $i
         if (FNR > 1 && is_count(a[i]) && is_count(f)) {
-            f = extend(a[i], $i)
+            f = extend(a[i], $i, share[i])
             if (f == "") { printf "extrapolate: line %d, field %d: '%s' against '%s'\n", FNR, i, a[i], $i > "/dev/stderr"; bad = 1; exit 1 }
         }
         line = line (i > 1 ? "\t" : "") f

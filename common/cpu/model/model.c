@@ -170,8 +170,13 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
                       : (l2_bytes > 0 ? fmin(1, c->unique_bytes / l2_bytes) : 1);
     const double l2_cycles = d->l2_latency_ns * d->clock_ghz, dram_cycles = d->dram_latency_ns * d->clock_ghz;
     out->memory_latency = l2_cycles + out->dram_share * (dram_cycles - l2_cycles);
-    if (!isnan(c->uniform_block_segments) && c->blocks > 0) {
-        const double block_set = c->uniform_block_segments * 64 / c->blocks;
+    const double uniform_blocks = !isnan(c->uniform_blocks) && c->uniform_blocks > 0 ? c->uniform_blocks : c->blocks;
+    if (!isnan(c->uniform_block_segments) && uniform_blocks > 0) {
+        /* No block's set is larger than the launch's (a count extended from
+         * two slices can say otherwise: it grows with the images, while the
+         * launch's distinct set stays). */
+        double block_set = c->uniform_block_segments * 64 / uniform_blocks;
+        if (!isnan(c->uniform_launch_segments)) block_set = fmin(block_set, c->uniform_launch_segments * 64 / launches);
         double shared_set = block_set * fmin(d->cus_per_scalar_cache, blocks_per_launch);
         if (!isnan(c->uniform_launch_segments)) shared_set = fmin(shared_set, c->uniform_launch_segments * 64 / launches);
         out->scalar_miss = beyond(fmax(block_set, shared_set), d->scalar_cache_bytes);

@@ -42,6 +42,7 @@ typedef struct {
     double barriers;               /* summed over blocks */
     double atomics_max_one_address;
     double dram_load_requests;     /* loads that reach DRAM (first touch, or a convoy behind one); NAN: unknown */
+    double uniform_blocks;         /* blocks that made a uniform load; NAN: unknown (then all blocks) */
     double uniform_block_segments; /* distinct 64-byte segments each block's uniform loads touch, summed; NAN: unknown */
     double uniform_launch_segments; /* the same per launch, over all blocks, summed over launches; NAN: unknown */
 } ModelCounters;

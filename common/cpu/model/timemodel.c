@@ -257,6 +257,7 @@ int main(int argc, char **argv) {
         c->barriers = count(&t, "barriers", 0);
         c->atomics_max_one_address = count(&t, "atomics_max_one_address", 0);
         c->dram_load_requests = optional_count(&t, "global_load_dram_requests", 0);
+        c->uniform_blocks = optional_count(&t, "uniform_blocks", 0);
         c->uniform_block_segments = optional_count(&t, "uniform_block_segments", 0);
         c->uniform_launch_segments = optional_count(&t, "uniform_launch_segments", 0);
     }

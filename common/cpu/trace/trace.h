@@ -56,6 +56,7 @@ void trace_name(const void *pointer, const char *name);
     X(global_load_phase_segments, "distinct 64-byte segments a block loads between two barriers")   \
     X(global_load_phase_sectors, "distinct 32-byte sectors a block loads between two barriers")     \
     X(uniform_load_requests, "load requests whose lanes all read one address (scalar-load shape)")  \
+    X(uniform_blocks, "blocks that made a uniform load")                                           \
     X(uniform_block_segments, "distinct 64-byte segments a block's uniform loads touch, summed")     \
     X(uniform_launch_segments, "distinct 64-byte segments a launch's uniform loads touch, summed")   \
     X(global_load_dram_requests, "load requests with a segment no earlier block or phase brought in") \

@@ -86,7 +86,10 @@ void phase_requests_begin(bool new_block) {
 }
 
 void end_block() {
-    if (kernel) kernel->c.uniform_block_segments += block_uniform_segments.size();
+    if (kernel) {
+        kernel->c.uniform_blocks += !block_uniform_segments.empty();
+        kernel->c.uniform_block_segments += block_uniform_segments.size();
+    }
     block_uniform_segments.clear();
 }
 
