@@ -139,7 +139,7 @@ bool reaches_dram(const Group &g) {
                 dram |= phase == std::min(block_phase, 0xFFFu) && wave != g.wave;
             else
                 dram |= (block - 1) / concurrent_blocks == (block_ordinal - 1) / concurrent_blocks &&
-                        (first & 0xFFFFFFFFFFull) == when;
+                        (first & 0xFFF03FFFFFull) == when; /* the same phase and request, any wave */
         }
     return dram && g.kind != kStore;
 }
