@@ -51,7 +51,7 @@ k(float*):                              ; @k(float*)
 	s_endpgm
 .Lfunc_end0:
 EOF
-    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/cpu/model/isa_facts.awk \
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k.s"
     echo "$output"
     [ "$status" -eq 0 ]
@@ -107,7 +107,7 @@ k2(float*):                             ; @k2(float*)
 .Lfunc_end1:
 EOF
     run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v counters="$dir/counters.tsv" \
-        -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+        -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
     echo "$output"
     [ "$status" -eq 0 ]
     cat "$dir/mix.tsv" "$dir/waits.tsv"
@@ -120,7 +120,7 @@ EOF
     [ "$(tail -n +2 "$dir/waits.tsv")" = "$(printf 'k2\tlds\t100\t0\tk.hip:20')" ]
     # Without the counters (the kernel's waves unknown), every block in no loop runs once per wave.
     run awk -F'\t' -v mix="$dir/mix0.tsv" -v waits="$dir/waits0.tsv" \
-        -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+        -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
     [ "$status" -eq 0 ]
     [ "$(cut -f 2- "$dir/mix0.tsv" | tail -n 1)" = \
         "$(printf '0+3\t300+2\t0+0\t0+0\t150+1\t0+0\t0+2\t150+1\t0+1\t0+0\t0+0\t0\t600+11\t10')" ]
@@ -196,6 +196,42 @@ EOF
     [ "$(value "${model%.model.tsv}" transpose_tile32 gfx906 binding)" = lds ]
     # The padded tile moves what it must and no more: its model is its floor.
     awk -F'\t' '$1 == "transpose_tile33" && $2 == "gfx906" { exit !($3 <= 1.05 * $4) }' "$model"
+}
+
+@test "make profile FILE=: a kernel launched through a macro, a pointer, deduced arguments or as an overload is modelled under its own name" {
+    local dir=$BATS_TEST_TMPDIR
+    cat >"$dir/launches.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+#define RUN(kernel, ...) hipLaunchKernelGGL(kernel, dim3(4), dim3(64), 0, 0, __VA_ARGS__)
+template <int A, int B> __global__ void axpb(float *v) { v[blockIdx.x * 64 + threadIdx.x] *= A + B; }
+template <typename T> __global__ void fill(T *v, T x) { v[blockIdx.x * 64 + threadIdx.x] = x; }
+__global__ void halve(float *v) { v[blockIdx.x * 64 + threadIdx.x] *= 0.5f; }
+__global__ void negate(float *v) { v[blockIdx.x * 64 + threadIdx.x] = -v[blockIdx.x * 64 + threadIdx.x]; }
+__global__ void bump(float *v) { v[blockIdx.x * 64 + threadIdx.x] += 1.0f; }
+__global__ void bump(int *v) { v[blockIdx.x * 64 + threadIdx.x] += 1; }
+int main(int argc, char **) {
+    float *f;
+    int *i;
+    if (hipMalloc(&f, 1024) != hipSuccess || hipMalloc(&i, 1024) != hipSuccess) return 1;
+    RUN((axpb<3, 1>), f);
+    RUN(fill, i, 7);
+    void (*step)(float *) = argc > 99 ? halve : negate;
+    RUN(step, f);
+    RUN(bump, f);
+    RUN(bump, i);
+    return hipDeviceSynchronize() != hipSuccess;
+}
+HIP
+    run make --no-print-directory profile FILE="$dir/launches.hip"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"is not modelled"* ]]
+    # Each launch under the kernel it ran, as hipcc names it; both overloads, apart.
+    local model=build/profile/standalone/launches.model.tsv kernel
+    [ "$(cut -f 1 build/profile/standalone/launches.tsv | tail -n +2 | tr '\n' '|')" = 'axpb<3, 1>|fill<int>|negate|bump(float*)|bump(int*)|' ]
+    for kernel in 'axpb<3, 1>' 'fill<int>' negate 'bump(float*)' 'bump(int*)'; do
+        [ "$(awk -F'\t' -v k="$kernel" '$1 == k && $3 > 0' "$model" | wc -l)" -eq 2 ]
+    done
 }
 
 @test "make profile FILE=: no FILE, and a missing one, are refused by name" {
