@@ -198,6 +198,23 @@ EOF
     awk -F'\t' '$1 == "transpose_tile33" && $2 == "gfx906" { exit !($3 <= 1.05 * $4) }' "$model"
 }
 
+@test "make profile FILE=: the template example's kernels are modelled under their instantiations' names" {
+    run make --no-print-directory profile FILE=common/cpu/model/examples/tile_sizes.hip
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"is not modelled"* ]]
+    # One launched as (tile_kernel<32, 8>), one as (tile_kernel<kTile, kRows>) with constexpr
+    # kTile = 64, kRows = 4: each named as the compiler names it, in the tables and the model's rows.
+    local model=build/profile/standalone/tile_sizes.model.tsv kernel
+    for kernel in 'tile_kernel<32, 8>' 'tile_kernel<64, 4>'; do
+        [ "$(awk -F'\t' -v k="$kernel" '$1 == k && $3 > 0' "$model" | wc -l)" -eq 2 ]
+        grep -Fq "$kernel " <<<"$(grep -A3 '^kernel  *runs' <<<"$output")"
+        grep -Fq "$kernel " <<<"$(grep -A3 '^kernel  *fill' <<<"$output")"
+    done
+    run grep -c 'kTile' "$model" build/profile/standalone/tile_sizes.tsv
+    [ "$status" -eq 1 ]
+}
+
 @test "make profile FILE=: a kernel launched through a macro, a pointer, deduced arguments or as an overload is modelled under its own name" {
     local dir=$BATS_TEST_TMPDIR
     cat >"$dir/launches.hip" <<'HIP'
