@@ -122,7 +122,7 @@ else ifeq ($(HIP_PLATFORM),cpu)
 BUILD := $(TRACE_BUILD)
 HIP_COMPILE = clang++ -std=c++17 -O2 -g -gdwarf-4 -Wall -Wextra -DHIPCPU_TRACE=1 $(EXECUTOR_FLAGS)
 INSTRUMENT := -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores \
-  $(addprefix -mllvm -asan-,instrument-reads=0 instrument-writes=0 instrument-atomics=0 globals=0 stack=0 \
+  $(addprefix -mllvm -asan-,instrument-reads=0 instrument-writes=0 instrument-atomics=0 instrument-byval=0 globals=0 stack=0 \
     use-after-return=never use-after-scope=0) -fsanitize=address -fno-sanitize-address-use-odr-indicator
 HIP_LINK = clang++
 EXECUTOR := $(BUILD)/executor.o

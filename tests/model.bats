@@ -51,7 +51,7 @@ k(float*):                              ; @k(float*)
 	s_endpgm
 .Lfunc_end0:
 EOF
-    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/cpu/model/isa_facts.awk \
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k.s"
     echo "$output"
     [ "$status" -eq 0 ]
@@ -108,7 +108,7 @@ k2(float*):                             ; @k2(float*)
 .Lfunc_end1:
 EOF
     run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v counters="$dir/counters.tsv" \
-        -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+        -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
     echo "$output"
     [ "$status" -eq 0 ]
     cat "$dir/mix.tsv" "$dir/waits.tsv"
@@ -124,7 +124,7 @@ EOF
     [ "$(tail -n +2 "$dir/waits.tsv")" = "$(printf 'k2\tlds\t100\t0\tk.hip:20\t-\t50.0')" ]
     # Without the counters (the kernel's waves unknown), every block in no loop runs once per wave.
     run awk -F'\t' -v mix="$dir/mix0.tsv" -v waits="$dir/waits0.tsv" \
-        -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+        -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
     [ "$status" -eq 0 ]
     [ "$(cut -f 2- "$dir/mix0.tsv" | tail -n 1)" = \
         "$(printf '0+3\t300+2\t0+0\t0+0\t150+1\t0+0\t0+2\t150+1\t0+1\t0+0\t0+0\t0\t600+11\t10')" ]
@@ -305,6 +305,59 @@ HIP
     # bytes at the streaming rate (828 of the 1024 GB/s peak the floor uses), plus its launch.
     [ "$(value "${model%.model.tsv}" transpose_tile33 gfx906 binding)" = dram ]
     awk -F'\t' '$1 == "transpose_tile33" && $2 == "gfx906" { exit !($3 <= 1.05 * (($4 - 0.005) * 1024 / 828 + 0.005)) }' "$model"
+}
+
+@test "make profile FILE=: the template example's kernels are modelled under their instantiations' names" {
+    run make --no-print-directory profile FILE=common/cpu/model/examples/tile_sizes.hip
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"is not modelled"* ]]
+    # One launched as (tile_kernel<32, 8>), one as (tile_kernel<kTile, kRows>) with constexpr
+    # kTile = 64, kRows = 4: each named as the compiler names it, in the tables and the model's rows.
+    local model=build/profile/standalone/tile_sizes.model.tsv kernel
+    for kernel in 'tile_kernel<32, 8>' 'tile_kernel<64, 4>'; do
+        [ "$(awk -F'\t' -v k="$kernel" '$1 == k && $3 > 0' "$model" | wc -l)" -eq 2 ]
+        grep -Fq "$kernel " <<<"$(grep -A3 '^kernel  *runs' <<<"$output")"
+        grep -Fq "$kernel " <<<"$(grep -A3 '^kernel  *fill' <<<"$output")"
+    done
+    run grep -c 'kTile' "$model" build/profile/standalone/tile_sizes.tsv
+    [ "$status" -eq 1 ]
+}
+
+@test "make profile FILE=: a kernel launched through a macro, a pointer, deduced arguments or as an overload is modelled under its own name" {
+    local dir=$BATS_TEST_TMPDIR
+    cat >"$dir/launches.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+#define RUN(kernel, ...) hipLaunchKernelGGL(kernel, dim3(4), dim3(64), 0, 0, __VA_ARGS__)
+template <int A, int B> __global__ void axpb(float *v) { v[blockIdx.x * 64 + threadIdx.x] *= A + B; }
+template <typename T> __global__ void fill(T *v, T x) { v[blockIdx.x * 64 + threadIdx.x] = x; }
+__global__ void halve(float *v) { v[blockIdx.x * 64 + threadIdx.x] *= 0.5f; }
+__global__ void negate(float *v) { v[blockIdx.x * 64 + threadIdx.x] = -v[blockIdx.x * 64 + threadIdx.x]; }
+__global__ void bump(float *v) { v[blockIdx.x * 64 + threadIdx.x] += 1.0f; }
+__global__ void bump(int *v) { v[blockIdx.x * 64 + threadIdx.x] += 1; }
+int main(int argc, char **) {
+    float *f;
+    int *i;
+    if (hipMalloc(&f, 1024) != hipSuccess || hipMalloc(&i, 1024) != hipSuccess) return 1;
+    RUN((axpb<3, 1>), f);
+    RUN(fill, i, 7);
+    void (*step)(float *) = argc > 99 ? halve : negate;
+    RUN(step, f);
+    RUN(bump, f);
+    RUN(bump, i);
+    return hipDeviceSynchronize() != hipSuccess;
+}
+HIP
+    run make --no-print-directory profile FILE="$dir/launches.hip"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"is not modelled"* ]]
+    # Each launch under the kernel it ran, as hipcc names it; both overloads, apart.
+    local model=build/profile/standalone/launches.model.tsv kernel
+    [ "$(cut -f 1 build/profile/standalone/launches.tsv | tail -n +2 | tr '\n' '|')" = 'axpb<3, 1>|fill<int>|negate|bump(float*)|bump(int*)|' ]
+    for kernel in 'axpb<3, 1>' 'fill<int>' negate 'bump(float*)' 'bump(int*)'; do
+        [ "$(awk -F'\t' -v k="$kernel" '$1 == k && $3 > 0' "$model" | wc -l)" -eq 2 ]
+    done
 }
 
 @test "make profile FILE=: no FILE, and a missing one, are refused by name" {

@@ -5,7 +5,8 @@
  * shuffles, atomics, launch geometry) against answers worked out by hand,
  * and the checks of HIPCPU_RACECHECK=1 (races within a block, races between
  * blocks, plain accesses against atomics in both, uninitialised __shared__
- * reads) with their positive controls.
+ * reads) with their positive controls, and the names launches are counted
+ * under (a template kernel with its arguments, overloads apart).
  *
  * Build: make HIP_PLATFORM=cpu TRACE=1 build/trace/tests/test_trace (and
  * WAVE=32 for build/trace-wave32/tests/test_trace): the Makefile's trace
@@ -620,6 +621,60 @@ static void test_launch_geometry(void **) {
     HIP_OK(hipFree(out));
 }
 
+/* ---- Kernel names: the function a launch runs, not its text ---------------------- */
+
+/* A launch is counted under the name the compiler gives the kernel it runs
+ * (the time model finds hipcc's code by it): a template instantiation with
+ * its arguments, however the launch spelled them; a kernel called through a
+ * pointer under its own name; overloads apart, with their parameter lists. */
+template <int SCALE, int OFFSET> __global__ void scaled_kernel(int *out) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = SCALE * int(i) + OFFSET;
+}
+__global__ void pointed_kernel(int *out) { out[threadIdx.x] = 1; }
+__global__ void overloaded_kernel(int *out) { out[threadIdx.x] = 2; }
+__global__ void overloaded_kernel(float *out) { out[threadIdx.x] = 3.0f; }
+
+static void test_kernel_names(void **) {
+    hipcpu_trace_reset();
+    int *out = device_alloc<int>(2 * W);
+    float *out_f = device_alloc<float>(W);
+    constexpr int kScale = 3, kOffset = 2;
+    hipLaunchKernelGGL((scaled_kernel<kScale, kOffset>), 1, W, 0, 0, out);
+    assert_int_equal(download(out, W)[5], 17);
+    hipLaunchKernelGGL(HIP_KERNEL_NAME(scaled_kernel<4, 1>), 2, W, 0, 0, out);
+    void (*volatile chosen)(int *) = pointed_kernel; /* volatile: a call through the pointer */
+    hipLaunchKernelGGL(chosen, 1, W, 0, 0, out);
+    hipLaunchKernelGGL(overloaded_kernel, 1, W, 0, 0, out);
+    hipLaunchKernelGGL(overloaded_kernel, 1, W, 0, 0, out_f);
+    hipLaunchKernelGGL(overloaded_kernel, 1, W, 0, 0, out_f);
+
+    assert_int_equal(counters_of("scaled_kernel<3, 2>").launches, 1);
+    assert_int_equal(counters_of("scaled_kernel<4, 1>").blocks, 2);
+    assert_int_equal(counters_of("pointed_kernel").global_store_requests, 1);
+    assert_int_equal(counters_of("overloaded_kernel(int*)").launches, 1);
+    assert_int_equal(counters_of("overloaded_kernel(float*)").launches, 2);
+    hipcpu_kernel_counters c;
+    for (const char *text : {"(scaled_kernel<kScale, kOffset>)", "HIP_KERNEL_NAME(scaled_kernel<4, 1>)", "chosen", "overloaded_kernel"})
+        assert_false(hipcpu_trace_counters(text, &c));
+    HIP_OK(hipFree(out));
+    HIP_OK(hipFree(out_f));
+}
+
+/* The executor's messages name a template kernel as its rows do. */
+template <int WRITERS> __global__ void template_race_kernel(int *flag) {
+    if (threadIdx.x < WRITERS) flag[0] = int(threadIdx.x);
+}
+
+static bool run_template_race() {
+    hipLaunchKernelGGL((template_race_kernel<2>), 1, W, 0, 0, named_alloc<int>(1, "race_flag"));
+    return true;
+}
+
+static void test_kernel_names_in_messages(void **) {
+    expect_abort(run_template_race, {"kernel 'template_race_kernel<2>' block (0,0,0)", "race on device buffer 'race_flag'"});
+}
+
 /* ---- Race check: within a block ------------------------------------------------ */
 
 /* Every thread fills its slot, then, in one barrier phase, thread 0 reads
@@ -1102,6 +1157,8 @@ int main(void) {
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_barriers_and_shuffles),
         cmocka_unit_test(test_launch_geometry),
+        cmocka_unit_test(test_kernel_names),
+        cmocka_unit_test(test_kernel_names_in_messages),
         cmocka_unit_test(test_race_within_block),
         cmocka_unit_test(test_race_between_blocks),
         cmocka_unit_test(test_atomic_race_within_block),

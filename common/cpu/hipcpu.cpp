@@ -545,6 +545,9 @@ static void suspend(Fiber *t, State s) {
 /* The trace build's tracer: a lane stops at a memory access (trace.h). */
 void hipcpu_suspend_at_access(void) { suspend(ex.current, kAtAccess); }
 
+/* The tracer's name for the running kernel, from its code (trace.h). */
+void hipcpu_name_launch(const char *name) { ex.kernel = name; }
+
 /* ---- Scheduling ------------------------------------------------------------- */
 
 static uint64_t next_random() { /* splitmix64 */

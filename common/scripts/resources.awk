@@ -1,7 +1,8 @@
 # Turns clang's -Rpass-analysis=kernel-resource-usage remarks (one chapter's
 # compile output, kernel names already demangled) into TSV rows:
 #   chapter kernel vgprs sgprs lds_bytes scratch_bytes vgpr_spills sgpr_spills waves_per_simd
-# Run as: awk -v chapter=NAME -f resources.awk remarks.txt
+# Run as: awk -v chapter=NAME -f kernel_name.awk -f resources.awk remarks.txt
+# (kernel_list=FILE: the kernels' demangled symbols, for kernel_name.awk).
 function flush() {
     if (kernel != "")
         print chapter "\t" kernel "\t" v["VGPRs"] "\t" v["SGPRs"] "\t" v["LDS"] "\t" \
@@ -9,14 +10,13 @@ function flush() {
     kernel = ""
     delete v
 }
+BEGIN { if (kernel_list != "") kernel_list_read(kernel_list) }
 /remark: Function Name: / {
     flush()
     name = $0
     sub(/.*Function Name: /, "", name)
     sub(/ \[-Rpass-analysis.*/, "", name)
-    sub(/\(.*/, "", name)        # drop the parameter list
-    sub(/^void /, "", name)
-    kernel = name
+    kernel = kernel_name(name)
     next
 }
 kernel != "" && /remark: +[A-Za-z]/ {

@@ -17,7 +17,7 @@ for chapter in "$@"; do
     HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP_WAVE_SIZE=64 "${includes[@]}" \
         --cuda-device-only -c -Rpass-analysis=kernel-resource-usage "chapters/$chapter/train.hip" \
         -o "build/resources/$chapter.o" >"$log" 2>&1 || { cat "$log" >&2; rm -f "$tsv.tmp"; exit 1; }
-    c++filt <"$log" | awk -v chapter="$chapter" -f common/scripts/resources.awk >>"$tsv.tmp"
+    c++filt <"$log" | awk -v chapter="$chapter" -f common/scripts/kernel_name.awk -f common/scripts/resources.awk >>"$tsv.tmp"
 done
 mv "$tsv.tmp" "$tsv"
 echo "gfx906 resources per kernel (from -Rpass-analysis=kernel-resource-usage; written to $tsv):"

@@ -36,7 +36,16 @@
 
 /* ---- Qualifiers ------------------------------------------------------------ */
 
+/* The trace build names a launch after the kernel it runs, not the launch's
+ * text (trace/trace_symbols.cpp): each kernel is a function of its own, never
+ * inlined into its launch, in a section of its own, so the first basic block
+ * a launch enters there is the kernel's entry, and the functions there are
+ * the program's kernels. */
+#if defined(HIPCPU_TRACE) && HIPCPU_TRACE
+#define __global__ __attribute__((noinline, section("hipcpu_kernels")))
+#else
 #define __global__
+#endif
 #define __device__
 #define __host__
 #define __constant__

@@ -6,9 +6,12 @@
 # Inputs, in order: the trace build's per-site TSV (HIPCPU_PROFILE_SITES), its
 # per-line TSV (HIPCPU_PROFILE_LINES), the compiler's resources per kernel
 # (common/scripts/resources.awk's rows: the occupancy), then the assembly (hipcc -S
-# -gline-tables-only, names demangled). Variables: mix and waits, the two TSVs
-# to write; lines_out, if set, a third: per kernel and source line, the
-# instructions it issued by pipe (the source view of make profile-N);
+# -gline-tables-only, names demangled). Run after common/scripts/kernel_name.awk
+# (a kernel's name, as the trace build gives it). Variables: mix and waits, the
+# two TSVs to write; kernel_list, if set, the kernels' demangled symbols, one a
+# line (overloads keep their parameter lists); lines_out, if set, a third: per
+# kernel and source line, the instructions it issued by pipe (the source view of
+# make profile-N);
 # counters, if set, the trace's per-kernel counters (HIPCPU_PROFILE), for the
 # kernel's waves (blocks in no loop, below).
 #
@@ -48,6 +51,7 @@
 # of the latency.
 
 BEGIN {
+    if (kernel_list != "") kernel_list_read(kernel_list)
     # The kernel's traced waves (all launches), from the counters' header by name.
     if (counters != "") {
         while ((getline row < counters) > 0) {
@@ -134,8 +138,7 @@ file == 3 { occupancy[$2] = $9; next }
 /^[^ \t.;][^;]*:[ \t]*(;.*)?$/ && !/^\.L/ && /; @|\(/ {
     name = $0; sub(/:[ \t]*(;.*)?$/, "", name)
     if (name ~ /^__/) next
-    sub(/^void /, "", name); sub(/\(.*$/, "", name)
-    kernel = name; kernels[++nk] = kernel; nb = 0; new_block(""); line = ""
+    kernel = kernel_name(name); kernels[++nk] = kernel; nb = 0; new_block(""); line = ""
     next
 }
 kernel == "" { next }

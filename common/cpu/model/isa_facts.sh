@@ -23,8 +23,12 @@ if ! HIP_PLATFORM=amd ${HIPCC:-hipcc} -O3 -std=c++17 --offload-arch=gfx906 -DHIP
     grep -v 'remark:' "$log" >&2 || true
     die "hipcc could not compile $source for gfx906 (its messages are above)"
 fi
-c++filt <"$log" | awk -v chapter=- -f "$here/../../scripts/resources.awk" >"$out.resources.tsv"
+# The kernels, for their names: overloads keep their parameter lists, as in the trace.
+sed -n 's/^[[:space:]]*\.amdhsa_kernel[[:space:]]\{1,\}//p' "$out.gfx906.s" | c++filt >"$out.kernels"
+names=$here/../../scripts/kernel_name.awk
+c++filt <"$log" | awk -v chapter=- -v kernel_list="$out.kernels" -f "$names" -f "$here/../../scripts/resources.awk" \
+    >"$out.resources.tsv"
 c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \
-    -v counters="$counters" \
-    -f "$here/isa_facts.awk" \
+    -v counters="$counters" -v kernel_list="$out.kernels" \
+    -f "$names" -f "$here/isa_facts.awk" \
     "$sites" "$lines" "$out.resources.tsv" -

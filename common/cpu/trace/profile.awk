@@ -54,6 +54,11 @@ END {
     }
     close(out)
 
+    # The kernel column: 16 wide, or as wide as the longest name ("tile_kernel<64, 4>").
+    kw = 16
+    for (r = 1; r <= n; r++) if (length(v[r, "kernel"]) > kw) kw = length(v[r, "kernel"])
+    kfmt = "%-" kw "s"
+
     if (images > 0)
         printf "%s: what the CPU executor saw in 1 %s on %d images%s (wave %d; %d s)\n", chapter, unit, images, scaled,
             wave, seconds
@@ -62,7 +67,7 @@ END {
     if (images == 0) unit = "run"
     printf "Counts model the source's accesses, a wave at a time (built without auto-vectorisation);\n"
     printf "the times below are modelled from them, never measured. Columns: common/cpu/README.md.\n\n"
-    fmt = "%-16s %4s %7s %9s %6s %6s %9s %6s %9s %9s %6s %5s %6s %8s %6s\n"
+    fmt = kfmt " %4s %7s %9s %6s %6s %9s %6s %9s %9s %6s %5s %6s %8s %6s\n"
     printf fmt, "kernel", "runs", "waves", "loads", "seg/rq", "L2/rq", "stores", "seg/rq", "unique", \
         "LDS rq", "cyc/rq", "bar/b", "shf/w", "atomics", "1 addr"
     for (r = 1; r <= n; r++) {
@@ -83,7 +88,7 @@ END {
     } else {
         printf "\nThe time model (common/cpu/model/README.md): ms per %s on each device, the term that binds,\n", unit
         printf "and the physical floor (unique bytes at full memory bandwidth, FLOPs at peak, plus launches).\n"
-        mfmt = "%-16s %5s %10s %-8s %10s %10s %-8s %10s\n"
+        mfmt = kfmt " %5s %10s %-8s %10s %10s %-8s %10s\n"
         printf mfmt, "kernel", "fill", "gfx906 ms", "bound", "floor", "H100 ms", "bound", "floor"
         for (r = 1; r <= n; r++) {
             k = v[r, "kernel"]
@@ -100,13 +105,13 @@ END {
             k = v[r, "kernel"]
             for (j = 1; j <= ndev; j++) {
                 d = devices[j]
-                printf "  %-16s %-6s %s\n", k, d, m[k, d, "why"]
+                printf "  " kfmt " %-6s %s\n", k, d, m[k, d, "why"]
                 line = ""
                 for (t = 1; t in terms; t++) {
                     share = m[k, d, "model_ms"] > 0 ? m[k, d, terms[t] "_ms"] / m[k, d, "model_ms"] : 0
                     if (share >= 0.005) line = line sprintf(" %s %.0f%%", terms[t], 100 * share)
                 }
-                printf "  %-16s %-6s  terms:%s; launch %s ms\n", "", "", line, ms(m[k, d, "launch_ms"])
+                printf "  " kfmt " %-6s  terms:%s; launch %s ms\n", "", "", line, ms(m[k, d, "launch_ms"])
             }
         }
     }
@@ -114,7 +119,7 @@ END {
     # Per call site, in the order the kernels ran.
     if (sites != "" && (getline line < sites) > 0) {
         printf "\nPer call site (requests, bytes per request, and 64-byte segments or LDS bank cycles per request):\n"
-        sfmt = "  %-16s %-44s %-14s %-6s %-6s %9s %7s %7s %9s\n"
+        sfmt = "  " kfmt " %-44s %-14s %-6s %-6s %9s %7s %7s %9s\n"
         printf sfmt, "kernel", "site", "buffer", "space", "kind", "requests", "B/rq", "seg/rq", "cyc/rq"
         while ((getline line < sites) > 0) {
             split(line, f, "\t")

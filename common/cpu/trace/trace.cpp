@@ -46,6 +46,47 @@ bool active; /* in a launch, with a mode on */
 
 uintptr_t atomic_lo, atomic_hi; /* the atomic in progress: its own load and store are not plain */
 
+/* ---- The running launch's kernel ------------------------------------------------ */
+
+/* A launch is counted under the kernel it runs, known at the first basic
+ * block it enters in a kernel's code: the launch's text would name a template
+ * kernel "(sgemm<MTi, KTi, NTi>)" or a kernel called through a pointer by the
+ * pointer's name, neither of which the time model finds in hipcc's code. Until
+ * then (a kernel compiled without the trace build's instrumentation never
+ * says), the launch's text stands in. */
+struct {
+    const char *text;
+    dim3 grid, block;
+} launch;
+bool kernel_unknown; /* this launch's counters have no kernel yet */
+
+void count_launch_as(const char *name) {
+    kernel_unknown = false;
+    current_kernel = name;
+    kernel = nullptr;
+    for (KernelStats &k : kernels)
+        if (k.name == name) kernel = &k;
+    if (!kernel) {
+        kernels.emplace_back();
+        kernel = &kernels.back();
+        *kernel = KernelStats();
+        kernel->name = name;
+    }
+    const dim3 &grid = launch.grid, &block = launch.block;
+    const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z, threads = uint64_t(block.x) * block.y * block.z;
+    hipcpu_kernel_counters &c = kernel->c;
+    c.launches++;
+    c.blocks += blocks;
+    c.threads += blocks * threads;
+    c.waves += blocks * ((threads + kWave - 1) / kWave);
+    hipcpu_name_launch(lasting_name(current_kernel)); /* the executor's messages name it too */
+}
+
+/* Before anything is counted: the launch's text if no kernel code said which it is. */
+inline void need_kernel() {
+    if (kernel_unknown) count_launch_as(launch.text);
+}
+
 /* Where addr lies: shared memory, a device allocation (*a), or neither (a
  * thread's own stack, the executor's state): false, and it is ignored. */
 inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
@@ -66,6 +107,7 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
+    need_kernel();
     const SiteRef site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
     /* A load the compiler gave no source line is one it moved, e.g. made
      * unconditional from `if (t == 0) v = tile[0]` (it keeps only thread 0's
@@ -115,23 +157,12 @@ bool trace_enabled(void) {
     return profile_on || race_on;
 }
 
-void trace_launch_begin(const char *name, const dim3 &grid, const dim3 &block) {
-    current_kernel = name;
+void trace_launch_begin(const char *text, const dim3 &grid, const dim3 &block) {
+    launch.text = text;
+    launch.grid = grid;
+    launch.block = block;
+    kernel_unknown = true;
     kernel = nullptr;
-    for (KernelStats &k : kernels)
-        if (k.name == name) kernel = &k;
-    if (!kernel) {
-        kernels.emplace_back();
-        kernel = &kernels.back();
-        *kernel = KernelStats();
-        kernel->name = name;
-    }
-    const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z, threads = uint64_t(block.x) * block.y * block.z;
-    hipcpu_kernel_counters &c = kernel->c;
-    c.launches++;
-    c.blocks += blocks;
-    c.threads += blocks * threads;
-    c.waves += blocks * ((threads + kWave - 1) / kWave);
     race_launch_begin();
     launch_requests_begin(unsigned(hipcpu_setting_value(hipcpu_env::HIPCPU_COMPUTE_UNITS)));
     atomics_by_address.clear();
@@ -139,6 +170,7 @@ void trace_launch_begin(const char *name, const dim3 &grid, const dim3 &block) {
 }
 
 void trace_launch_end(void) {
+    need_kernel();
     end_phase();
     launch_requests_end();
     active = false;
@@ -161,6 +193,7 @@ void trace_block_begin(uint64_t id) {
 }
 
 void trace_barrier(void) {
+    need_kernel();
     next_phase();
     end_phase();
     phase_requests_begin(false);
@@ -168,11 +201,13 @@ void trace_barrier(void) {
 }
 
 void trace_wave_op(unsigned, int kind) {
+    need_kernel();
     if (kind <= HIPCPU_SHFL_XOR && kernel) kernel->c.shuffles++;
 }
 
 void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t live, unsigned at_access) {
     if (!profile_on) return;
+    need_kernel();
     std::vector<Group> &groups = open_groups[wave];
     const size_t already_open = groups.size();
     for (unsigned i = 0; i < lanes; i++) {
@@ -261,6 +296,7 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
+    need_kernel();
     const uint32_t site = site_of(reinterpret_cast<uintptr_t>(__builtin_return_address(0)), kAtomic, addr).index;
     if (race_on) race_check(addr, size, kAtomic, space, a, site);
     if (profile_on) {
@@ -310,10 +346,16 @@ void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
 }
 
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
-    if (!counting_blocks || !active || *guard > guard_total) return;
+    if (!active) return;
+    const uintptr_t pc = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    if (kernel_unknown && in_kernel_code(pc)) { /* the launch's first block in a kernel: its entry */
+        const char *name = kernel_at(pc);
+        count_launch_as(name ? name : launch.text);
+    }
+    if (!counting_blocks || *guard > guard_total) return;
     const uint32_t g = *guard;
     const unsigned thread = hipcpu_current_linear;
-    if (!guard_pc[g]) guard_pc[g] = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    if (!guard_pc[g]) guard_pc[g] = pc;
     if (guard_lane_runs[size_t(g) * kMaxThreads + thread]++ == 0) guards_touched[thread].push_back(g);
 }
 

@@ -21,7 +21,9 @@ struct dim3;
 
 /* Reads HIPCPU_PROFILE and HIPCPU_RACECHECK; true if either is on. */
 bool trace_enabled(void);
-void trace_launch_begin(const char *kernel, const dim3 &grid, const dim3 &block);
+/* text: the launch's kernel argument as written; the tracer counts the launch
+ * under the kernel it runs once its code says which (trace.cpp). */
+void trace_launch_begin(const char *text, const dim3 &grid, const dim3 &block);
 void trace_launch_end(void);
 void trace_block_begin(uint64_t block_linear);
 /* The block's threads passed a __syncthreads: a new race-check phase. */
@@ -88,6 +90,9 @@ extern "C" void hipcpu_trace_reset(void);
 
 /* The running thread's linear index in its block; meaningful in a launch. */
 extern "C" unsigned hipcpu_current_linear;
+/* The running launch's kernel is `name` (the tracer knows it from the code
+ * the launch runs): the executor's messages name it so. */
+void hipcpu_name_launch(const char *name);
 /* Suspends the running thread at a memory access until the next round. */
 void hipcpu_suspend_at_access(void);
 /* Aborts like every executor error: "hipcpu: kernel 'K' block (x,y,z): ...". */

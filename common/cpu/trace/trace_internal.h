@@ -133,7 +133,7 @@ extern bool active; /* in a launch, with a mode on */
 
 /* ---- trace_symbols.cpp ------------------------------------------------------ */
 extern std::vector<Site> sites;
-extern const char *current_kernel;
+extern std::string current_kernel; /* the running launch's kernel, as its rows name it */
 void resolve(Site &site);                                /* site.location: "file:line" */
 /* A call site, as every access asks for it: its index into `sites` and
  * whether it is a moved load (Site::no_line). */
@@ -158,6 +158,9 @@ inline const SiteRef &site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
 }
 std::string shared_variable(uintptr_t addr, uintptr_t *offset);
 std::string line_of_block(uintptr_t pc);
+bool in_kernel_code(uintptr_t pc);   /* pc lies in a __global__ function */
+const char *kernel_at(uintptr_t pc); /* that kernel's name ("tile_kernel<32, 8>"), or null if unknown */
+const char *lasting_name(const std::string &name);
 
 /* ---- trace_memory.cpp ------------------------------------------------------- */
 extern std::vector<Alloc> allocs; /* sorted by base */

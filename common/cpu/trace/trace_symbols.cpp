@@ -1,6 +1,7 @@
 /* The tracer's call sites, and its symbols: an instruction address to the
- * "file:line" of its source (addr2line as a coprocess), a data address to the
- * __shared__ variable that holds it (nm). trace_internal.h: the parts. */
+ * "file:line" of its source (addr2line as a coprocess), to the kernel whose
+ * code holds it, a data address to the __shared__ variable that holds it
+ * (both from nm). trace_internal.h: the parts. */
 #include "trace_internal.h"
 
 #include <fcntl.h>
@@ -10,6 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <set>
+
+/* The kernels' code: hip_runtime.h puts every __global__ function of the
+ * trace build in this section. */
+extern "C" char __start_hipcpu_kernels[] __attribute__((weak));
+extern "C" char __stop_hipcpu_kernels[] __attribute__((weak));
 
 namespace hipcpu_trace {
 
@@ -21,7 +30,7 @@ std::vector<Site> sites;
 uintptr_t site_table_pc[2 * kMaxSites];
 uint32_t site_table_index[2 * kMaxSites];
 SiteRef site_cache[kSiteCache];
-const char *current_kernel = "";
+std::string current_kernel;
 
 /* ---- Symbols: call sites to file:line, addresses to variable names ---------- */
 
@@ -167,15 +176,17 @@ const SiteRef &find_site(uintptr_t pc, Kind kind, uintptr_t addr) {
     return site_cache[site_slot(key)] = {key, index, sites[index].no_line};
 }
 
-/* The __shared__ variable that holds addr, from the program's symbol table
- * (read once, when a report needs it). */
-struct DataSymbol {
-    uintptr_t start, size;
+/* The program's symbols that have a size (functions, variables), demangled,
+ * from its symbol table: read once, when first needed. The tables below are
+ * never destroyed: the profile is written at exit, after a function's static
+ * made during the run would be. */
+struct Symbol {
+    uintptr_t start, size; /* start as linked: add load_bias() for the running address */
     std::string name;
 };
 
-std::string shared_variable(uintptr_t addr, uintptr_t *offset) {
-    static std::vector<DataSymbol> symbols;
+const std::vector<Symbol> &program_symbols() {
+    static std::vector<Symbol> &symbols = *new std::vector<Symbol>;
     static bool loaded;
     if (!loaded) {
         loaded = true;
@@ -194,9 +205,14 @@ std::string shared_variable(uintptr_t addr, uintptr_t *offset) {
             pclose(p);
         }
     }
+    return symbols;
+}
+
+/* The __shared__ variable that holds addr, from the program's symbol table. */
+std::string shared_variable(uintptr_t addr, uintptr_t *offset) {
     const uintptr_t target = addr - load_bias();
     *offset = 0;
-    for (const DataSymbol &d : symbols)
+    for (const Symbol &d : program_symbols())
         if (target >= d.start && target < d.start + d.size) {
             *offset = target - d.start;
             size_t scope = d.name.rfind("::");
@@ -205,6 +221,76 @@ std::string shared_variable(uintptr_t addr, uintptr_t *offset) {
             return d.name.substr(scope + 2) + " (in " + function.substr(0, function.find('(')) + ")";
         }
     return "";
+}
+
+/* ---- Kernels: a launch named after the function it runs ------------------------ */
+
+/* A kernel's name as the time model's compiled-code facts give it
+ * (common/scripts/kernel_name.awk does the same to hipcc's gfx906 code):
+ * the demangled symbol without its return type and parameter list, so
+ * "void tile_kernel<32, 8>(float const*, float*)" is "tile_kernel<32, 8>". An
+ * overloaded kernel (two kernels of one name, different parameters) keeps its
+ * parameter list, so that each has a row of its own. */
+std::string kernel_signature(std::string symbol) {
+    if (symbol.compare(0, 5, "void ") == 0) symbol.erase(0, 5);
+    return symbol;
+}
+
+std::string kernel_base(const std::string &signature) {
+    if (signature.empty() || signature.back() != ')') return signature;
+    int depth = 0;
+    for (size_t i = signature.size(); i-- > 0;) {
+        if (signature[i] == ')') depth++;
+        if (signature[i] == '(' && --depth == 0) return signature.substr(0, i);
+    }
+    return signature;
+}
+
+struct KernelSymbol {
+    uintptr_t start, end; /* running addresses */
+    std::string name;
+};
+
+/* The kernels (the functions in the section hipcpu_kernels), by address. */
+const std::vector<KernelSymbol> &kernel_symbols() {
+    static std::vector<KernelSymbol> &found = *new std::vector<KernelSymbol>;
+    static bool loaded;
+    if (loaded) return found;
+    loaded = true;
+    for (const Symbol &s : program_symbols()) {
+        const uintptr_t start = s.start + load_bias();
+        if (in_kernel_code(start)) found.push_back({start, start + s.size, kernel_signature(s.name)});
+    }
+    std::sort(found.begin(), found.end(), [](const KernelSymbol &a, const KernelSymbol &b) { return a.start < b.start; });
+    /* One function, one entry (an alias at its address would count as an overload). */
+    found.erase(std::unique(found.begin(), found.end(),
+                            [](const KernelSymbol &a, const KernelSymbol &b) { return a.start == b.start; }),
+                found.end());
+    std::map<std::string, int> bases;
+    for (const KernelSymbol &k : found) bases[kernel_base(k.name)]++;
+    for (KernelSymbol &k : found)
+        if (bases[kernel_base(k.name)] == 1) k.name = kernel_base(k.name);
+    return found;
+}
+
+bool in_kernel_code(uintptr_t pc) {
+    return pc >= reinterpret_cast<uintptr_t>(__start_hipcpu_kernels) &&
+           pc < reinterpret_cast<uintptr_t>(__stop_hipcpu_kernels);
+}
+
+const char *kernel_at(uintptr_t pc) {
+    const std::vector<KernelSymbol> &all = kernel_symbols();
+    auto after = std::upper_bound(all.begin(), all.end(), pc,
+                                  [](uintptr_t p, const KernelSymbol &k) { return p < k.start; });
+    if (after == all.begin() || pc >= std::prev(after)->end) return nullptr;
+    return std::prev(after)->name.c_str();
+}
+
+/* name, kept as long as the program runs (the executor's messages keep a
+ * pointer to the running kernel's name): one copy per distinct name. */
+const char *lasting_name(const std::string &name) {
+    static std::set<std::string> &names = *new std::set<std::string>;
+    return names.insert(name).first->c_str();
 }
 
 /* The source line of a basic block: the guard's call has no line of its own,
