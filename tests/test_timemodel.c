@@ -52,12 +52,23 @@ static ModelCode no_code(void) {
     return code;
 }
 
-/* A wait on memory right after its load, run `runs` times in all; its
- * critical runs and DRAM share unknown. */
-static ModelWait memory_wait(double runs) {
-    ModelWait w = {MODEL_WAIT_MEMORY, runs, NAN, 0, NAN, -1};
+/* A wait right after its load, run `runs` times in all, `critical` of them on
+ * blocks' critical paths, `dram` of its load's requests reaching DRAM (NAN:
+ * unknown); no re-reads counted beyond any distance. */
+static ModelWait wait_of(int counter, double runs, double critical, double dram) {
+    ModelWait w;
+    memset(&w, 0, sizeof w);
+    w.counter = counter;
+    w.runs = runs;
+    w.critical_runs = critical;
+    w.dram_share = dram;
+    for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) w.beyond_share[b] = isnan(dram) ? NAN : 0;
+    w.line = -1;
     return w;
 }
+
+/* A wait on memory, its critical runs and DRAM share unknown. */
+static ModelWait memory_wait(double runs) { return wait_of(MODEL_WAIT_MEMORY, runs, NAN, NAN); }
 
 #define MS(cycles) ((cycles) * 1e-6) /* at 1 GHz */
 
@@ -168,6 +179,35 @@ static void each_wait_pays_its_own_level(void **state) {
     assert_float_equal(r.term_ms[MODEL_TERM_latency], (4000 + 100 * 1000) * 0.5e-6, 1e-12);
 }
 
+/* Re-reads the L2 no longer holds. Of the loads, 1,000 segments were
+ * re-read after more than 256 KiB of other data, 800 after 1 MiB, 400 after
+ * 4 MiB, 100 after 16 MiB. The toy's L2 holds 1 MiB: 800 segments (51,200
+ * bytes) come from DRAM again, on top of the 1 MB of unique bytes, 0.01314 ms
+ * at 80 GB/s. A 2 MiB L2 lies halfway (in log2) between the 1 and 4 MiB
+ * counts: 600 segments. A wait whose load's requests are 10% first loads and
+ * 40% re-reads beyond 1 MiB pays DRAM's latency for half: 300 + 0.5 x 200. */
+static void rereads_the_l2_no_longer_holds(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    ModelCounters c = one_wave_per_simd();
+    c.unique_bytes = 1e6;
+    const double beyond[MODEL_REUSE_BUCKETS] = {1000, 800, 400, 100, 0, 0};
+    memcpy(c.segments_beyond, beyond, sizeof beyond);
+    ModelCode code = no_code();
+    code.instructions = 8 * 1000;
+    ModelWait wait = wait_of(MODEL_WAIT_MEMORY, 8 * 100, NAN, 0.1);
+    const double shares[MODEL_REUSE_BUCKETS] = {0.5, 0.4, 0.2, 0.1, 0, 0};
+    memcpy(wait.beyond_share, shares, sizeof shares);
+    ModelResult r;
+    model_kernel(&d, &c, &code, &wait, 1, &r);
+    assert_float_equal(r.l2_miss_bytes, 800 * 64, 1e-9);
+    assert_float_equal(r.term_ms[MODEL_TERM_dram], (1e6 + 800 * 64) / 80e9 * 1e3, 1e-15);
+    assert_float_equal(r.path_cycles_per_wave, 4000 + 100 * 400, 1e-6);
+    model_device_set(&d, "l2_bytes", 2097152);
+    model_kernel(&d, &c, &code, &wait, 1, &r);
+    assert_float_equal(r.l2_miss_bytes, 600 * 64, 1e-9);
+}
+
 /* Scalar loads: each of the 2 blocks sweeps 2 KB (32 segments) through a
  * 1 KB scalar cache: half of it misses, and a scalar wait pays 40 + 0.5 x
  * (300 - 40) = 170 cycles. Both blocks read the same 2 KB (the launch's
@@ -181,7 +221,7 @@ static void scalar_loads_beyond_the_cache_pay_l2(void **state) {
     c.uniform_block_segments = 2 * 32;
     c.uniform_launch_segments = 32;
     ModelCode code = no_code();
-    ModelWait wait = {MODEL_WAIT_SCALAR, 8, NAN, 0, NAN, -1};
+    ModelWait wait = wait_of(MODEL_WAIT_SCALAR, 8, NAN, NAN);
     ModelResult r;
     model_kernel(&d, &c, &code, &wait, 1, &r);
     assert_float_equal(r.scalar_miss, 0.5, 1e-12);
@@ -218,7 +258,7 @@ static void a_barrier_waits_for_the_busiest_wave(void **state) {
     ModelCode code = no_code();
     code.instructions = 8 * 100 + 2 * 300;
     code.critical_instructions = 2 * 400;
-    ModelWait wait = {MODEL_WAIT_MEMORY, 2, 2, 0, 1, -1};
+    ModelWait wait = wait_of(MODEL_WAIT_MEMORY, 2, 2, 1);
     ModelResult r;
     model_kernel(&d, &c, &code, &wait, 1, &r);
     assert_float_equal(r.path_cycles_per_wave, 1600 + 500 + 16, 1e-9);
@@ -465,6 +505,7 @@ int main(void) {
         cmocka_unit_test(vectorised_loads_touch_fewer_segments),
         cmocka_unit_test(dependent_loads_cost_their_latency),
         cmocka_unit_test(each_wait_pays_its_own_level),
+        cmocka_unit_test(rereads_the_l2_no_longer_holds),
         cmocka_unit_test(scalar_loads_beyond_the_cache_pay_l2),
         cmocka_unit_test(a_barrier_waits_for_the_busiest_wave),
         cmocka_unit_test(blocks_place_their_waves_on_one_cu),

@@ -433,6 +433,35 @@ static void test_phase_segments_and_uniform_loads(void **) {
     HIP_OK(hipFree(out));
 }
 
+/* One wave streams `count` floats, a wave's row at a time, then reads its
+ * first row again: that re-read comes after count * 4 bytes of other data. */
+__global__ void stream_then_reread(float *out, const float *big, unsigned count) {
+    const unsigned t = threadIdx.x;
+    float acc = 0.0f;
+    for (unsigned j = t; j < count; j += warpSize) acc += big[j];
+    acc += big[t];
+    out[t] = acc;
+}
+
+static void test_rereads_beyond_a_distance(void **) {
+    hipcpu_trace_reset();
+    const unsigned count = 3u << 18; /* 3 MiB of floats */
+    float *big = upload(std::vector<float>(count, 1.0f));
+    float *out = device_alloc<float>(W);
+    hipLaunchKernelGGL(stream_then_reread, 1, W, 0, 0, out, big, count);
+    HIP_OK(hipGetLastError());
+    const hipcpu_kernel_counters c = counters_of("stream_then_reread");
+    /* Every row's first load reaches DRAM; the first row's re-read comes
+     * after 3 MiB less one row of other data: beyond 256 KiB and 1 MiB, not
+     * 4 MiB. Its W / 16 segments. */
+    assert_int_equal(c.global_load_dram_requests, count / W);
+    assert_int_equal(c.load_segments_beyond_256k, W / 16);
+    assert_int_equal(c.load_segments_beyond_1m, W / 16);
+    assert_int_equal(c.load_segments_beyond_4m, 0);
+    HIP_OK(hipFree(big));
+    HIP_OK(hipFree(out));
+}
+
 /* ---- LDS bank cycles ------------------------------------------------------ */
 
 /* 64*33 floats: lane i of a wave64 at stride 33 reads word 33i < 64*33. */
@@ -1153,6 +1182,7 @@ int main(void) {
         cmocka_unit_test(test_sixteen_byte_accesses),
         cmocka_unit_test(test_unique_bytes),
         cmocka_unit_test(test_phase_segments_and_uniform_loads),
+        cmocka_unit_test(test_rereads_beyond_a_distance),
         cmocka_unit_test(test_lds_bank_cycles),
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_barriers_and_shuffles),

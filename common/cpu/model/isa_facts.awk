@@ -51,6 +51,7 @@
 # of the latency.
 
 BEGIN {
+    nreuse = split("256k 1m 4m 16m 64m 256m", reuse, " ") # the trace's re-read distances
     if (kernel_list != "") kernel_list_read(kernel_list)
     # The kernel's traced waves (all launches), from the counters' header by name.
     if (counters != "") {
@@ -110,6 +111,8 @@ file == 1 {
     # The share of a line's global loads that reach DRAM (the trace's dram_requests), for its waits.
     if (space == "global" && $sc["kind"] == "load" && ("dram_requests" in sc)) {
         dram_requests[key] += $sc["dram_requests"]; load_requests[key] += $sc["requests"]
+        # and those re-read after more than each distance (the model takes its L2's)
+        for (r = 1; r <= nreuse; r++) if (("beyond_" reuse[r]) in sc) beyond_requests[key, r] += $sc["beyond_" reuse[r]]
     }
     if ($sc["lanes"] > host_lanes[key, space]) host_lanes[key, space] = $sc["lanes"]
     if ($sc["requests"] > site_runs[key]) site_runs[key] = $sc["requests"]
@@ -342,7 +345,9 @@ END {
     critical = counters != ""
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
            "flops_per_lane\tcas_loops\tinstructions\tgfx906_waves_per_simd%s\n", critical ? "\tcritical_instructions" : "" > mix
-    printf "kernel\tcounter\truns\tdistance\tline\tdram_share%s\n", critical ? "\tcritical_runs" : "" > waits
+    printf "kernel\tcounter\truns\tdistance\tline\tdram_share" > waits
+    for (r = 1; r <= nreuse; r++) printf "\tbeyond_%s_share", reuse[r] > waits
+    printf "%s\n", critical ? "\tcritical_runs" : "" > waits
     if (lines_out != "") printf "kernel\tline\tvalu\tsalu\tsmem\tvmem\tlds\tbranch\tinstructions\n" > lines_out
     for (x = 1; x <= nk; x++) {
         k = kernels[x]
@@ -388,6 +393,8 @@ END {
                     counter = q == "vm" ? "vm" : found_kind == "smem" ? "smem" : "lds"
                     key = k SUBSEP found_line
                     share = counter == "vm" && load_requests[key] > 0 ? sprintf("%.4f", dram_requests[key] / load_requests[key]) : "-"
+                    for (r = 1; r <= nreuse; r++)
+                        share = share "\t" (share ~ /^-/ ? "-" : sprintf("%.4f", beyond_requests[key, r] / load_requests[key]))
                     # Its critical runs: the wait's block's share of the runs it was given.
                     crit = (runs < 0 ? traced_waves[k] : runs) * critical_share(k, rw >= 0 && (rl < 0 || rw <= rl) ? b : found_block)
                     printf "%s\t%s\t%s\t%d\t%s\t%s", k, counter, runs < 0 ? "per_wave" : runs, found_distance, found_line, share > waits

@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+const double model_reuse_bytes[MODEL_REUSE_BUCKETS] = {262144.0, 1048576.0, 4194304.0, 16777216.0, 67108864.0,
+                                                       268435456.0};
+const char *const model_reuse_names[MODEL_REUSE_BUCKETS] = {"256k", "1m", "4m", "16m", "64m", "256m"};
+
 const char *const model_term_names[MODEL_TERM_COUNT] = {
 #define MODEL_TERM_NAME(name, what) #name,
     MODEL_TERMS(MODEL_TERM_NAME)
@@ -50,6 +54,21 @@ static double imbalance(double items, double units) {
 
 static const char *plural(double n) { return fabs(n - 1) < 1e-9 ? "" : "s"; }
 
+/* Of counts of re-reads beyond each of model_reuse_bytes, those beyond
+ * `capacity`: between two distances, in a straight line in log2 of the
+ * distance; below the first, the first's; above the last, the last's. NAN
+ * if the counts are unknown. */
+static double beyond_capacity(const double *beyond, double capacity) {
+    if (isnan(beyond[0])) return NAN;
+    if (capacity <= model_reuse_bytes[0]) return beyond[0];
+    for (int i = 0; i + 1 < MODEL_REUSE_BUCKETS; i++)
+        if (capacity <= model_reuse_bytes[i + 1]) {
+            const double f = log2(capacity / model_reuse_bytes[i]) / log2(model_reuse_bytes[i + 1] / model_reuse_bytes[i]);
+            return beyond[i] + f * (beyond[i + 1] - beyond[i]);
+        }
+    return beyond[MODEL_REUSE_BUCKETS - 1];
+}
+
 /* The cycles of a wait's data: a global load's are L2's, or DRAM's for the
  * share of its requests that reach DRAM (first touch, or a convoy behind
  * one: the trace's dram_requests); a scalar load's, the scalar cache's, or
@@ -58,7 +77,11 @@ static const char *plural(double n) { return fabs(n - 1) < 1e-9 ? "" : "s"; }
 static double wait_latency(const ModelDevice *d, const ModelWait *w, const ModelResult *r) {
     const double l2 = d->l2_latency_ns * d->clock_ghz, dram = d->dram_latency_ns * d->clock_ghz;
     if (w->counter == MODEL_WAIT_MEMORY) {
-        const double share = isnan(w->dram_share) ? r->dram_share : w->dram_share;
+        double share = r->dram_share;
+        if (!isnan(w->dram_share)) {
+            const double reread = beyond_capacity(w->beyond_share, d->l2_bytes);
+            share = fmin(1, w->dram_share + (isnan(reread) ? 0 : reread));
+        }
         return l2 + share * (dram - l2);
     }
     if (w->counter == MODEL_WAIT_LDS) return d->lds_latency_cycles;
@@ -135,8 +158,12 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     out->l1_miss = beyond(live_bytes, d->l1_bytes);
     const double l2_bytes = (phase_units + out->l1_miss * max2(0, visits - phase_units) + store_units) * segment_bytes;
     const double l1_bytes = (visits + store_units) * segment_bytes;
-    /* DRAM at the rate a streaming kernel reaches (STREAM, BabelStream), not the data sheet's peak. */
-    out->term_ms[MODEL_TERM_dram] = c->unique_bytes / (d->dram_stream_gbps * 1e9) * 1e3;
+    /* DRAM at the rate a streaming kernel reaches (STREAM, BabelStream), not
+     * the data sheet's peak: the unique bytes, and the re-reads that come
+     * after more other data than the L2 holds. */
+    const double reread_segments = beyond_capacity(c->segments_beyond, d->l2_bytes);
+    out->l2_miss_bytes = isnan(reread_segments) ? 0 : reread_segments * 64;
+    out->term_ms[MODEL_TERM_dram] = (c->unique_bytes + out->l2_miss_bytes) / (d->dram_stream_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l2] = l2_bytes / (d->l2_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l1] =
         l1_bytes / d->l1_bytes_per_clock * cu_factor / d->compute_units * ms_per_cycle;
@@ -166,8 +193,14 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
      * cus_per_scalar_cache neighbouring CUs; their blocks' scalar working
      * sets overlap as much as the launch's own distinct scalar bytes say
      * (all blocks sweeping one table share it whole). */
-    out->dram_share = !isnan(c->dram_load_requests) ? (c->load_requests > 0 ? fmin(1, c->dram_load_requests / c->load_requests) : 1)
-                      : (l2_bytes > 0 ? fmin(1, c->unique_bytes / l2_bytes) : 1);
+    /* A kernel's share: its first loads and convoys, and its re-reads beyond
+     * L2 as requests (segments at the kernel's segments per request). */
+    if (!isnan(c->dram_load_requests) && c->load_requests > 0) {
+        const double per_request = c->load_segments > 0 ? c->load_requests / c->load_segments : 1;
+        out->dram_share = fmin(1, (c->dram_load_requests + out->l2_miss_bytes / 64 * per_request) / c->load_requests);
+    } else {
+        out->dram_share = !isnan(c->dram_load_requests) ? 1 : (l2_bytes > 0 ? fmin(1, c->unique_bytes / l2_bytes) : 1);
+    }
     const double l2_cycles = d->l2_latency_ns * d->clock_ghz, dram_cycles = d->dram_latency_ns * d->clock_ghz;
     out->memory_latency = l2_cycles + out->dram_share * (dram_cycles - l2_cycles);
     const double uniform_blocks = !isnan(c->uniform_blocks) && c->uniform_blocks > 0 ? c->uniform_blocks : c->blocks;
@@ -276,6 +309,10 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
         snprintf(out->why, sizeof out->why, "L2: %.3g MB past L1", l2_bytes / 1e6);
         break;
     case MODEL_TERM_dram:
+        if (out->l2_miss_bytes > 0)
+            snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes and %.3g MB re-read after L2 let it go",
+                     c->unique_bytes / 1e6, out->l2_miss_bytes / 1e6);
+        else
             snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes", c->unique_bytes / 1e6);
         break;
     default:

@@ -11,6 +11,13 @@
 
 #include <stddef.h>
 
+/* The re-read distances the trace tells apart: 256 KiB, 1, 4, 16, 64 and
+ * 256 MiB (common/cpu/trace: a segment re-read after more than that much
+ * other data came in). The model reads the two around its device's L2. */
+#define MODEL_REUSE_BUCKETS 6
+extern const double model_reuse_bytes[MODEL_REUSE_BUCKETS];
+extern const char *const model_reuse_names[MODEL_REUSE_BUCKETS];
+
 /* The device figures the model reads, by the names devices.tsv gives them. */
 #define MODEL_DEVICE_FIGURES(X)                                                            \
     X(clock_ghz) X(compute_units) X(simds_per_cu) X(lanes_per_simd) X(wave_size)             \
@@ -45,6 +52,7 @@ typedef struct {
     double uniform_blocks;         /* blocks that made a uniform load; NAN: unknown (then all blocks) */
     double uniform_block_segments; /* distinct 64-byte segments each block's uniform loads touch, summed; NAN: unknown */
     double uniform_launch_segments; /* the same per launch, over all blocks, summed over launches; NAN: unknown */
+    double segments_beyond[MODEL_REUSE_BUCKETS]; /* load segments re-read after more than model_reuse_bytes[i]; NAN: unknown */
 } ModelCounters;
 
 /* The compiled code (gfx906 assembly, run counts from the trace): wave-level
@@ -66,7 +74,8 @@ typedef struct {
     double runs;                   /* times it ran, summed over traced waves */
     double critical_runs;          /* the times each barrier phase's busiest wave ran it, summed over blocks; NAN: unknown */
     double distance;               /* instructions the wave issued between the load and it */
-    double dram_share;             /* of its load's requests, those that reach DRAM; NAN: the kernel's share */
+    double dram_share;             /* of its load's requests, those that reach DRAM (first loads, convoys); NAN: the kernel's share */
+    double beyond_share[MODEL_REUSE_BUCKETS]; /* and those re-read after more than model_reuse_bytes[i]; NAN: unknown */
     int line;                      /* the load's source line, an index into model_line_shares' lines; -1: none */
 } ModelWait;
 
@@ -118,6 +127,7 @@ typedef struct {
     double round_trips_per_wave;   /* dependent waits on memory, per wave */
     double memory_latency;         /* cycles of a global load, L2's and DRAM's mixed as the kernel's loads reach DRAM */
     double dram_share;             /* of the kernel's loads, the share that reach DRAM (a wait without its own) */
+    double l2_miss_bytes;          /* re-read bytes the device's L2 no longer holds: DRAM traffic beyond the unique bytes */
     double scalar_miss;            /* of the scalar loads, the share the scalar cache cannot hold */
     double l1_miss;                /* of the re-reads within a barrier phase, the share L1 cannot hold */
     double resident_blocks;        /* blocks per CU at a time */

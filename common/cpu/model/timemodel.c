@@ -260,6 +260,11 @@ int main(int argc, char **argv) {
         c->uniform_blocks = optional_count(&t, "uniform_blocks", 0);
         c->uniform_block_segments = optional_count(&t, "uniform_block_segments", 0);
         c->uniform_launch_segments = optional_count(&t, "uniform_launch_segments", 0);
+        for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) {
+            char name[64];
+            snprintf(name, sizeof name, "load_segments_beyond_%s", model_reuse_names[b]);
+            c->segments_beyond[b] = optional_count(&t, name, 0);
+        }
     }
     fclose(t.f);
 
@@ -299,6 +304,11 @@ int main(int argc, char **argv) {
         wait->distance = count(&t, "distance", 0);
         wait->critical_runs = optional_count(&t, "critical_runs", 0);
         wait->dram_share = optional_share(&t, "dram_share");
+        for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) {
+            char name[64];
+            snprintf(name, sizeof name, "beyond_%s_share", model_reuse_names[b]);
+            wait->beyond_share[b] = optional_share(&t, name);
+        }
         wait->line = -1;
         snprintf(k->wait_line[k->wait_count - 1], sizeof k->wait_line[0], "%s",
                  view ? cell(&t, "line") : "");

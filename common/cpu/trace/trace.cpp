@@ -257,7 +257,7 @@ void trace_free(void *pointer) {
     for (size_t i = 0; i < allocs.size(); i++)
         if (allocs[i].base == base) {
             free(allocs[i].touched);
-            free(allocs[i].first_load);
+            free(allocs[i].segments);
             free(allocs[i].shadow.words);
             allocs.erase(allocs.begin() + long(i));
             break;

@@ -62,6 +62,12 @@ void trace_name(const void *pointer, const char *name);
     X(uniform_block_segments, "distinct 64-byte segments a block's uniform loads touch, summed")     \
     X(uniform_launch_segments, "distinct 64-byte segments a launch's uniform loads touch, summed")   \
     X(global_load_dram_requests, "load requests with a segment no earlier block or phase brought in") \
+    X(load_segments_beyond_256k, "segments re-read after more than 256 KiB of other data came in")  \
+    X(load_segments_beyond_1m, "the same after more than 1 MiB")                                     \
+    X(load_segments_beyond_4m, "the same after more than 4 MiB")                                     \
+    X(load_segments_beyond_16m, "the same after more than 16 MiB")                                   \
+    X(load_segments_beyond_64m, "the same after more than 64 MiB")                                   \
+    X(load_segments_beyond_256m, "the same after more than 256 MiB")                                 \
     X(global_store_requests, "wave-level stores to global memory")                                  \
     X(global_store_bytes, "bytes the lanes stored")                                                 \
     X(global_store_segments, "distinct 64-byte segments per store request, summed")                 \

@@ -44,6 +44,20 @@ const char *const kSpaceName[] = {"global", "shared"};
 struct SiteStats {
     uint64_t requests, lanes, bytes, segments, sectors, bank_cycles, atomics;
     uint64_t dram_requests; /* global loads: those a GPU would send to DRAM (trace_requests.cpp) */
+    uint64_t beyond[6];     /* global loads re-reading a segment after more than kReuseBytes[i] came in */
+};
+
+/* The re-read distances the tracer tells apart (trace_requests.cpp): the
+ * model reads the two around its device's L2 size. */
+constexpr unsigned kReuseBuckets = 6;
+constexpr uint64_t kReuseBytes[kReuseBuckets] = {256ull << 10, 1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20, 256ull << 20};
+const char *const kReuseName[kReuseBuckets] = {"256k", "1m", "4m", "16m", "64m", "256m"};
+
+/* What the tracer knows of one 64-byte segment of device memory in a launch:
+ * who first touched it (the convoy test) and when it was last touched (its
+ * re-read distance), both 0 before its first touch (trace_requests.cpp). */
+struct SegmentState {
+    uint64_t first, last;
 };
 
 struct Site {
@@ -83,8 +97,8 @@ struct Alloc {
     uintptr_t base, end;
     std::string name;
     uint64_t *touched;  /* profile: a bit per byte touched in this launch */
-    uint64_t *first_load; /* profile: per 64-byte segment, who first loaded it in this launch (trace_requests.cpp) */
-    bool touched_dirty, first_load_dirty;
+    SegmentState *segments; /* profile: per 64-byte segment, in this launch (trace_requests.cpp) */
+    bool touched_dirty, segments_dirty;
     ShadowMap shadow;   /* race check */
 };
 

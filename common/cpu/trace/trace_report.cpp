@@ -62,7 +62,9 @@ void write_profile() {
     if (sites_path.empty()) return;
     if (FILE *f = open_report(sites_path)) {
         fprintf(f, "kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\t"
-                   "dram_requests\n");
+                   "dram_requests");
+        for (unsigned b = 0; b < kReuseBuckets; b++) fprintf(f, "\tbeyond_%s", kReuseName[b]);
+        fprintf(f, "\n");
         for (Site &s : sites) {
             resolve(s);
             for (int space = 0; space < 2; space++) {
@@ -73,9 +75,11 @@ void write_profile() {
                     s.buffer = shared_variable(s.first_addr, &offset);
                     s.buffer = s.buffer.substr(0, s.buffer.find(" (in "));
                 }
-                fprintf(f, "%s\t%s\t%s\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\n", s.kernel.c_str(),
+                fprintf(f, "%s\t%s\t%s\t%s\t%s\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu\t%lu", s.kernel.c_str(),
                         s.location.c_str(), s.buffer.empty() ? "?" : s.buffer.c_str(), kSpaceName[space], kKindName[s.kind], st.requests, st.lanes, st.bytes,
                         st.segments, st.sectors, st.bank_cycles, st.atomics, st.dram_requests);
+                for (unsigned b = 0; b < kReuseBuckets; b++) fprintf(f, "\t%lu", (unsigned long)st.beyond[b]);
+                fprintf(f, "\n");
             }
         }
         fclose(f);

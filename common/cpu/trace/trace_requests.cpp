@@ -61,23 +61,31 @@ void end_phase() {
 
 /* ---- Which loads reach DRAM --------------------------------------------------- */
 
-/* A load waits for DRAM when its segment is not yet in L2: the first load of
- * it in the launch, and the loads that come while that first one is still in
- * flight (a convoy: waves in step read one line together, and all of them
- * wait the whole trip): another wave of the same block in the same barrier
- * phase, or a block running at the same time at the same point of its work,
- * the same phase and the same request of its wave. Blocks run at the same
- * time when they are in the same round of `concurrent_blocks` (a block per
- * CU, in order). Any other re-read finds the segment in L2; stores bring
- * their segments in too. */
+/* A load waits for DRAM when its segment is not in L2:
+ * - its first load in the launch (every launch starts with a cold L2);
+ * - the loads that come while that first one is still in flight (a convoy:
+ *   waves in step read one line together, and all of them wait the whole
+ *   trip): another wave of the same block in the same barrier phase, or a
+ *   block running at the same time at the same point of its work, the same
+ *   phase and the same request of its wave. Blocks run at the same time when
+ *   they are in the same round of `concurrent_blocks` (a block per CU, in
+ *   order);
+ * - a re-read after more data came in since its last touch than L2 holds.
+ *   The distance is counted in segments first touched in between (the
+ *   launch's cold misses: a lower bound on the distinct data between); the
+ *   tracer counts re-reads beyond each of kReuseBytes, and the model takes
+ *   the two around its device's L2 size.
+ * Stores bring their segments in too. */
 unsigned concurrent_blocks = 1;
 uint64_t block_ordinal;   /* of the running block in its launch, from 1 */
 unsigned block_phase;     /* barriers the running block has passed */
 uint32_t wave_requests[kMaxWaves]; /* requests each wave has made in this phase */
+uint64_t fresh_segments;  /* segments first touched in this launch: the re-read clock */
 
 void launch_requests_begin(unsigned concurrent) {
     concurrent_blocks = concurrent ? concurrent : 1;
     block_ordinal = 0;
+    fresh_segments = 0;
 }
 
 void phase_requests_begin(bool new_block) {
@@ -104,44 +112,69 @@ void launch_requests_end() {
     if (kernel) kernel->c.uniform_launch_segments += launch_uniform_segments.size();
     launch_uniform_segments.clear();
     for (Alloc &a : allocs)
-        if (a.first_load_dirty) {
-            memset(a.first_load, 0, ((a.end - 1) / 64 - a.base / 64 + 1) * sizeof(uint64_t));
-            a.first_load_dirty = false;
+        if (a.segments_dirty) {
+            memset(a.segments, 0, ((a.end - 1) / 64 - a.base / 64 + 1) * sizeof(SegmentState));
+            a.segments_dirty = false;
         }
 }
 
-/* Records who first touched each segment of g; true if g is a load that a
- * GPU would send to DRAM (above). first_load holds that access's block
- * ordinal (bits 40-63), its block's phase (28-39), its wave (22-27) and its
- * request in the wave's phase (0-21); phases and requests past their fields
- * saturate (and then never match another block's). */
-bool reaches_dram(const Group &g) {
+static SegmentState *segment_state(uint64_t unit, uintptr_t addr) {
+    Alloc *a = find_alloc(uintptr_t(unit << 6) < addr ? addr : uintptr_t(unit << 6));
+    if (!a) return nullptr;
+    if (!a->segments) {
+        a->segments = static_cast<SegmentState *>(calloc((a->end - 1) / 64 - a->base / 64 + 1, sizeof(SegmentState)));
+        if (!a->segments) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
+    }
+    a->segments_dirty = true;
+    return &a->segments[unit - a->base / 64];
+}
+
+/* Where a request's data comes from, by the rules above: dram (a first load
+ * or a convoy), and per kReuseBytes the segments re-read from beyond it (0
+ * when dram). Records who touched each segment and when. `first` holds the
+ * first access's block ordinal (bits 40-63), its block's phase (28-39), its
+ * wave (22-27) and its request in the wave's phase (0-21); phases and
+ * requests past their fields saturate (and then never match another
+ * block's). */
+struct RequestSource {
+    bool dram;
+    unsigned beyond[kReuseBuckets];
+};
+
+RequestSource request_source(const Group &g) {
+    RequestSource src = {};
     const uint64_t when = uint64_t(std::min(block_phase, 0xFFFu)) << 28 | std::min<uint64_t>(g.order, 0x3FFFFF);
     const uint64_t me = block_ordinal << 40 | uint64_t(g.wave) << 22 | when;
-    bool dram = false;
+    uint64_t units[2 * kWave];
+    uintptr_t at[2 * kWave];
+    unsigned n = 0;
     for (unsigned i = 0; i < g.count; i++)
         for (uint64_t unit = g.addr[i] >> 6; unit <= (g.addr[i] + g.size[i] - 1) >> 6; unit++) {
-            Alloc *a = find_alloc(uintptr_t(unit << 6) < g.addr[i] ? g.addr[i] : uintptr_t(unit << 6));
-            if (!a) continue;
-            if (!a->first_load) {
-                a->first_load = static_cast<uint64_t *>(calloc((a->end - 1) / 64 - a->base / 64 + 1, sizeof(uint64_t)));
-                if (!a->first_load) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
-            }
-            uint64_t &first = a->first_load[unit - a->base / 64];
-            if (first == 0) {
-                first = me;
-                a->first_load_dirty = true;
-                dram = true;
-                continue;
-            }
-            const uint64_t block = first >> 40, phase = first >> 28 & 0xFFF, wave = first >> 22 & 0x3F;
-            if (block == block_ordinal)
-                dram |= phase == std::min(block_phase, 0xFFFu) && wave != g.wave;
-            else
-                dram |= (block - 1) / concurrent_blocks == (block_ordinal - 1) / concurrent_blocks &&
-                        (first & 0xFFF03FFFFFull) == when; /* the same phase and request, any wave */
+            bool seen = false;
+            for (unsigned j = 0; j < n && !seen; j++) seen = units[j] == unit;
+            if (!seen) { units[n] = unit; at[n++] = g.addr[i]; }
         }
-    return dram && g.kind != kStore;
+    for (unsigned j = 0; j < n; j++) {
+        SegmentState *s = segment_state(units[j], at[j]);
+        if (!s) continue;
+        if (s->first == 0) {
+            s->first = me;
+            s->last = ++fresh_segments;
+            src.dram = true;
+            continue;
+        }
+        const uint64_t block = s->first >> 40, phase = s->first >> 28 & 0xFFF, wave = s->first >> 22 & 0x3F;
+        if (block == block_ordinal)
+            src.dram |= phase == std::min(block_phase, 0xFFFu) && wave != g.wave;
+        else
+            src.dram |= (block - 1) / concurrent_blocks == (block_ordinal - 1) / concurrent_blocks &&
+                        (s->first & 0xFFF03FFFFFull) == when; /* the same phase and request, any wave */
+        const uint64_t distance = (fresh_segments - s->last) * 64;
+        for (unsigned b = 0; b < kReuseBuckets; b++) src.beyond[b] += distance > kReuseBytes[b];
+        s->last = fresh_segments;
+    }
+    if (src.dram || g.kind == kStore) src = RequestSource{g.kind != kStore && src.dram, {}};
+    return src;
 }
 
 /* ---- Basic blocks: how often each wave ran each one ------------------------------ */
@@ -238,8 +271,10 @@ void count_request(const Group &g) {
         const unsigned sectors = count_units(g, 5, segment_set ? &phase_sectors : nullptr);
         s.segments += segments;
         s.sectors += sectors;
-        const bool dram = reaches_dram(g);
+        const RequestSource src = request_source(g);
+        const bool dram = src.dram;
         s.dram_requests += dram;
+        for (unsigned b = 0; b < kReuseBuckets; b++) s.beyond[b] += src.beyond[b] > 0;
         hipcpu_kernel_counters &c = kernel->c;
         if (g.kind == kStore) {
             c.global_store_requests++;
@@ -256,6 +291,12 @@ void count_request(const Group &g) {
                 uniform = g.addr[i] == g.addr[0] && g.size[i] == g.size[0];
             c.uniform_load_requests += uniform;
             c.global_load_dram_requests += dram;
+            c.load_segments_beyond_256k += src.beyond[0];
+            c.load_segments_beyond_1m += src.beyond[1];
+            c.load_segments_beyond_4m += src.beyond[2];
+            c.load_segments_beyond_16m += src.beyond[3];
+            c.load_segments_beyond_64m += src.beyond[4];
+            c.load_segments_beyond_256m += src.beyond[5];
             if (uniform)
                 for (uint64_t unit = g.addr[0] >> 6; unit <= (g.addr[0] + g.size[0] - 1) >> 6; unit++)
                     block_uniform_segments.insert(unit), launch_uniform_segments.insert(unit);
