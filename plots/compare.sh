@@ -16,9 +16,9 @@
 #                     picture and no gnuplot (make gpu-report on a GPU machine)
 #   --devices FILE    known devices and their peaks (default plots/devices.tsv)
 #   --profiles DIR    CPU platform: the chart is the time model's, from
-#                     each GPU chapter's profile in DIR/IMAGES/ (profile.sh on
-#                     two slices, COMPARE_SLICES, default "1024 2048",
-#                     extended to IMAGES), made with --trace-build DIR; the
+#                     each GPU chapter's profile in DIR/IMAGES/ (profile.sh,
+#                     traced on IMAGES images; COMPARE_SLICES="N1 N2": on two
+#                     slices, extended to IMAGES), made with --trace-build DIR; the
 #                     executor's own times go to compare-executor, and the
 #                     counters the lessons move (summed per chapter, for
 #                     README.md's counter table) to compare-counters.tsv
@@ -213,12 +213,16 @@ draw -e "data=$(gp_string "$work/compare.tsv"); out=$(gp_string "$timed_picture"
     die "gnuplot failed on $work/compare.tsv"
 
 if [ -n "$profiles" ]; then
-    # Two short traced runs per chapter, every count extended to $images
-    # images (profile.sh, PROFILE_SLICES), two chapters at a time.
-    slices=${COMPARE_SLICES:-1024 2048}
+    # One traced run per chapter at the size compared, two chapters at a time;
+    # with COMPARE_SLICES="N1 N2", two short ones per chapter, every count
+    # extended to $images images (profile.sh, PROFILE_SLICES): quicker, but
+    # where a load's data comes from (L2 or DRAM) changes with the size and is
+    # not extended.
+    slices=${COMPARE_SLICES:-}
+    slice_env=()
+    [ -z "$slices" ] || slice_env=(PROFILE_SLICES="$slices")
     # A run on fewer images than the second slice is traced as it is.
-    slice_env=(PROFILE_SLICES="$slices")
-    if [ -n "$limit" ] && [ "$limit" -le "${slices#* }" ]; then slice_env=(); slices=; fi
+    if [ -n "$slices" ] && [ -n "$limit" ] && [ "$limit" -le "${slices#* }" ]; then slice_env=(); slices=; fi
     gpu_chapters=()
     for chapter in "${chapters[@]}"; do
         case $chapter in 00-*) ;; *) gpu_chapters+=("$chapter") ;; esac
