@@ -8,10 +8,12 @@
 # The two tables must have the same rows, in the same order, with the same
 # first column: the same program on the same kind of input. A field that is a
 # count ("12" or "A+B", isa_facts.awk's counted and per-wave parts) is
-# extended; any other field is copied. Prints the table at n.
+# extended; one the same in both tables (an occupancy of 2.5 warps, a
+# distance) and any other field is copied. Prints the table at n.
 
 function is_count(x) { return x ~ /^[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?(\+[0-9]+(\.[0-9]+)?)?$/ }
 function extend(a, b,    pa, pb, na, nb, i, out, v) {
+    if (a == b) return a
     na = split(a, pa, "+"); nb = split(b, pb, "+")
     if (na != nb) return "" # not the same shape
     out = ""
