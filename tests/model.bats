@@ -366,7 +366,7 @@ EOF
     [[ "$output" == *"bad.tsv: line 2: 'many' is not a count"* ]]
     run "$TIMEMODEL" common/cpu/model/devices.tsv
     [ "$status" -eq 2 ]
-    [[ "$output" == *"usage: timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv"* ]]
+    [[ "$output" == *"usage: timemodel [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv"* ]]
 }
 
 @test "validate-model: the validation table in its README is what the model gives on the kept counts" {
