@@ -255,11 +255,13 @@ isa-%: ## chapter N's GPU_ARCH assembly in ISA_DIR, names demangled, each source
 
 # The executor's trace build (common/cpu/README.md); profile-N: one full-MNIST iteration unless ARGS says otherwise.
 # Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
+# The H100 and H200 rows read nvcc's sm_90 code and a second trace at wave 32 (build/trace-wave32/, 132 CUs).
 TRACED_CHAPTER = $(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
 profile-%: ## chapter N's memory traffic and modelled time per kernel, counted on the executor (build/profile/)
 	@$(TRACED_CHAPTER)
 	@$(FETCH_DATASET)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMEMODEL)
+	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 build/trace-wave32/$(CHAPTER))
 	-@$(MAKE) --no-print-directory hip-tools
 	@bash common/cpu/trace/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
 racecheck-%: ## chapter N's kernels checked on the executor for races and uninitialised shared-memory reads
@@ -307,6 +309,7 @@ NO_LIMITS = $(if $(COMPARE_LIMIT)$(PLOT_LIMIT),$(error make figures draws the co
 compare: $(NEED_DATASET) plot-tools $(if $(ON_EXECUTOR),hip-tools) ## time every chapter; without a GPU, chart the time model's ms
 	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/,$(compare_dirs))
 	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory TRACE=1 $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)) $(TIMEMODEL))
+	@$(if $(and $(COMPARE_TRACED),$(filter 64,$(WAVE))),$(MAKE) --no-print-directory TRACE=1 WAVE=32 $(addprefix build/trace-wave32/,$(COMPARE_TRACED)))
 	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) --iters $(COMPARE_ITERS) \
 	  $(if $(COMPARE_TRACED),--profiles build/profile/compare --trace-build $(TRACE_BUILD)) --repeats $(REPEATS) \
 	  $(if $(COMPARE_LIMIT),--limit $(COMPARE_LIMIT)) $(if $(KERNEL_TIMES),--kernel-times $(KERNEL_TIMES)) \

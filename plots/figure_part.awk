@@ -75,7 +75,7 @@ BEGIN {
     emit("counters", shape ? mask(line) : line)
     next
 }
-/^kernel +runs +waves / { section = "counters"; current = "counters"; emit("counters", shape ? mask($0) : $0); next }
+/^kernel +runs +waves +loads +seg\/rq / { section = "counters"; current = "counters"; emit("counters", shape ? mask($0) : $0); next }
 /^kernel +fill +gfx906 ms/ { section = "model"; current = "model"; emit("model", shape ? mask($0) : $0); next }
 /^Why, per kernel and device/ { section = "why"; current = "why"; next }
 /^Per call site/ { section = "sites"; current = "sites"; next }
@@ -89,7 +89,7 @@ section == "model" && (/^[a-z_0-9]+ +[0-9]/ || /^one iteration/) {
     if (/^one iteration/ || wanted($1)) emit("model", shape ? ($1 == "one" ? "one iteration" : $1) : $0)
     next
 }
-/^  [a-z_0-9]+ +(gfx906|h100) +[a-zA-Z0-9]/ {
+/^  [a-z_0-9]+ +(gfx906|h[0-9]+) +[a-zA-Z0-9]/ {
     section = "why"
     current = "why"
     keep = wanted($1)
@@ -114,16 +114,21 @@ section == "sites" && /^  [a-z_0-9]+ +[^ ]+:[0-9]+ / {
     if (keep) emit("source", shape ? "  " source_kernel ":" : $0)
     next
 }
-section == "source" && /^ +line +gfx906 +H100 / { if (keep) emit("source", shape ? mask($0) : $0); next }
+section == "source" && /^ +line +gfx906 +H100 / {
+    # the columns before the source text: the line, a share per device, the counts
+    for (counted = 0; counted < NF && $(counted + 1) != "source"; counted++) ;
+    if (keep) emit("source", shape ? mask($0) : $0)
+    next
+}
 section == "source" && source_kernel != "" && /^ +[^ ]+ +(-|[0-9]+%) +(-|[0-9]+%) / {
     if (!keep) next
     if (!shape) { emit("source", $0); next }
-    # The line, then its source text (after the three counts).
+    # The line, then its source text (after the shares and the counts).
     line = $0
     sub(/^ +/, "", line)
     ref = line
     sub(/ .*/, "", ref)
-    for (i = 1; i <= 6; i++) sub(/^[^ ]+ +/, "", line)
+    for (i = 1; i <= (counted ? counted : 6); i++) sub(/^[^ ]+ +/, "", line)
     emit("source", "  " ref " " line)
     next
 }

@@ -233,6 +233,144 @@ HIP
     # The entry block, which every wave runs (the trace names it by the launch's line, where
     # the kernel was inlined): 16 runs, 4 of them on the critical path.
     [ "$(awk -F'\t' '$2 ~ /epilogue.hip:[0-9]+$/ && $3 == 16 && $4 == 4' build/profile/standalone/epilogue.lines.tsv | wc -l)" -ge 1 ]
+@test "ptx_facts: a hand-written PTX gives the runs, instructions, waits and occupancy worked out by hand" {
+    local dir=$BATS_TEST_TMPDIR
+    # The warp-32 trace: 16 warps in 2 blocks of 256 threads. Line 12 ran 100 times (warp
+    # level), each lane loading 4 bytes; line 13 is counted 30 times, line 20 40 times.
+    printf 'kernel\tlaunches\tblocks\tthreads\twaves\nk\t1\t2\t512\t16\n' >"$dir/counters.tsv"
+    printf 'kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\n' >"$dir/sites.tsv"
+    printf 'k\tsrc/k.hip:12\tx\tglobal\tload\t100\t3200\t12800\t400\t400\t0\t0\n' >>"$dir/sites.tsv"
+    printf 'k\tsrc/k.hip:14\ty\tglobal\tstore\t16\t512\t2048\t64\t64\t0\t0\n' >>"$dir/sites.tsv"
+    printf 'kernel\tline\twave_runs\nk\tsrc/k.hip:10\t16\nk\tsrc/k.hip:12\t100\nk\tsrc/k.hip:13\t30\nk\tsrc/k.hip:20\t40\nk\tsrc/k.hip:14\t16\n' \
+        >"$dir/lines.tsv"
+    # ptxas -v: 40 registers and 4,096 bytes of shared memory.
+    cat >"$dir/ptxas.txt" <<'EOF'
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'k' for 'sm_90'
+ptxas info    : Function properties for k
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 40 registers, used 1 barriers, 4096 bytes smem, 360 bytes cmem[0]
+EOF
+    # nvcc's shape: a loop unrolled twice (two 4-byte loads of line 12), with a guarded
+    # multiply (line 13) in it; then a loop with no memory instruction (line 20).
+    cat >"$dir/k.ptx" <<'EOF'
+.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred 	%p<4>;
+	.reg .f32 	%f<5>;
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<3>;
+	.loc	1 10 0
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.f32 	%f1, 0f00000000;
+	mov.u32 	%r1, 0;
+	mov.u32 	%r2, 0;
+$L__BB0_1:
+	.loc	1 12 5
+	ld.global.f32 	%f2, [%rd2];
+	add.f32 	%f3, %f1, %f2;
+	ld.global.f32 	%f4, [%rd2+4];
+	fma.rn.f32 	%f1, %f4, %f4, %f3;
+	.loc	1 13 5
+	setp.gt.f32 	%p2, %f1, 0f42C80000;
+	@%p2 bra 	$L__BB0_3;
+	mul.f32 	%f1, %f1, 0f3F000000;
+$L__BB0_3:
+	.loc	1 11 5
+	add.s64 	%rd2, %rd2, 8;
+	add.s32 	%r1, %r1, 2;
+	setp.lt.u32 	%p1, %r1, 100;
+	@%p1 bra 	$L__BB0_1;
+$L__BB0_4:
+	.loc	1 20 5
+	add.f32 	%f1, %f1, %f1;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.u32 	%p3, %r2, 40;
+	@%p3 bra 	$L__BB0_4;
+	.loc	1 14 5
+	st.global.f32 	[%rd2], %f1;
+	ret;
+
+}
+	.file	1 "/src/k.hip"
+EOF
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v lines_out="$dir/lines_out.tsv" \
+        -v counters="$dir/counters.tsv" -f common/cpu/model/ptx_facts.awk \
+        "$dir/sites.tsv" "$dir/lines.tsv" "$dir/ptxas.txt" "$dir/k.ptx"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    cat "$dir/mix.tsv" "$dir/waits.tsv" "$dir/lines_out.tsv"
+    # The first loop ($L__BB0_1 to its back edge from $L__BB0_3): 8 bytes of line 12 in the
+    # PTX against 4 traced per run, two copies, 50 trips. Its other two blocks have no anchor:
+    # they run as often as the loop's trips, 50 (not line 13's 30 traced runs). The second
+    # loop has no anchor at all: line 20's 40 runs. The entry (5 instructions) and the exit
+    # (2) run once per warp (their lines ran 16 times, in all 16 warps).
+    #   valu: 3 x 50 + 1 x 50 + 3 x 50 + 3 x 40 = 470, and 4 per warp (cvta, 3 mov)
+    #   branch: 50 + 50 + 40; FLOPs: (1 + 2) x 50 + 1 x 50 + 1 x 40 = 240
+    #   instructions: 6 x 50 + 1 x 50 + 4 x 50 + 4 x 40 = 710, and 5 + 2 per warp
+    #   occupancy: 40 registers x 32 lanes = 1,280 per warp (a multiple of 256); 16,384 per
+    #   SM partition hold 12 warps, 48 per SM: 6 blocks of 8 warps (the warp limit allows
+    #   8, shared memory 45 of 4,096 + 1,024 bytes), 48 warps, 12 per partition.
+    [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
+        "$(printf '470+4\t0+0\t0+1\t100+0\t0+1\t0+0\t0+0\t140+0\t50+0\t0+0\t240+0\t0\t710+7\t12\t40\t4096\t0')" ]
+    # The schedule issues the second load before the add that uses the first, so the add
+    # waits for the first with one instruction between (one round trip a trip), and the fma,
+    # after that wait, needs no new one. In PTX order it would be two round trips a trip.
+    [ "$(tail -n +2 "$dir/waits.tsv")" = "$(printf 'k\tvm\t50\t1\tk.hip:12')" ]
+    # Per line: line 13's setp and branch in the loop's first block, its multiply in the
+    # second, all 50 times.
+    grep -qx "$(printf 'k\tk.hip:13\t100+0\t0+0\t0+0\t0+0\t0+0\t50+0\t150+0')" "$dir/lines_out.tsv"
+}
+
+@test "timemodel --code-for: only the devices named, each with the code's occupancy" {
+    local dir=$BATS_TEST_TMPDIR
+    printf 'kernel\tlaunches\tblocks\tthreads\twaves\tglobal_load_requests\tglobal_load_segments\tglobal_load_sectors\t' >"$dir/counters.tsv"
+    printf 'global_load_phase_segments\tglobal_load_phase_sectors\tglobal_store_segments\tglobal_store_sectors\t' >>"$dir/counters.tsv"
+    printf 'unique_bytes\tlds_bank_cycles\tbarriers\tatomics_max_one_address\n' >>"$dir/counters.tsv"
+    printf 'k\t1\t1000\t256000\t8000\t8000\t32000\t32000\t32000\t32000\t0\t0\t1024000\t0\t0\t0\n' >>"$dir/counters.tsv"
+    printf 'kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\tinstructions\tflops_per_lane\tcas_loops\twaves_per_simd\n' >"$dir/mix.tsv"
+    printf 'k\t0+10\t0+0\t0+0\t0+1\t0+0\t0+0\t0+0\t0+0\t0+11\t0+0\t0\t3\n' >>"$dir/mix.tsv"
+    printf 'kernel\tcounter\truns\tdistance\n' >"$dir/waits.tsv"
+    run "$TIMEMODEL" --code-for h100,h200 common/cpu/model/devices.tsv "$dir/counters.tsv" "$dir/mix.tsv" "$dir/waits.tsv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(cut -f 2 <<<"$output" | tail -n +2 | tr '\n' ' ')" = "h100 h200 " ]
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { if ($col["occupancy"] != 3) bad = 1 } END { exit bad }' <<<"$output"
+    # Without it, every device, and the occupancy only on gfx906 (its code's): h100 its most, 16.
+    run "$TIMEMODEL" common/cpu/model/devices.tsv "$dir/counters.tsv" "$dir/mix.tsv" "$dir/waits.tsv"
+    [ "$status" -eq 0 ]
+    [ "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { printf "%s %s ", $2, $col["occupancy"] }' <<<"$output")" = \
+        "gfx906 3 h100 16 h200 16 " ]
+    run "$TIMEMODEL" --code-for h900 common/cpu/model/devices.tsv "$dir/counters.tsv" "$dir/mix.tsv" "$dir/waits.tsv"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no device 'h900' (--code-for h900)"* ]]
+}
+
+@test "model: the H100 and H200 rows read nvcc's code: chapter 01's gradient unrolled 4x, chapter 07's grid at 132 SMs" {
+    local p
+    p=$(profile 01 1024)
+    [ -s "$p.sm_90.mix.tsv" ]
+    [ "$(awk -F'\t' '$1 == "gradient"' "$p.model.tsv" | cut -f 2 | tr '\n' ' ')" = "gfx906 h100 h200 " ]
+    # hipcc keeps the gradient's loop rolled (a round trip per image); nvcc unrolls it 4x
+    # and the loads of a trip go out together: under half the round trips per warp.
+    awk -v g="$(value "$p" gradient gfx906 round_trips_per_wave)" -v h="$(value "$p" gradient h100 round_trips_per_wave)" \
+        'BEGIN { printf "round trips per wave: gfx906 %s, H100 %s\n", g, h; exit !(h > 0 && h < 0.5 * g) }'
+    # The occupancy is ptxas's: 32 registers (1,024 a warp: 16 warps per SM partition), blocks of
+    # 256 threads: 8 blocks of 8 warps, 16 warps per partition.
+    [ "$(value "$p" gradient h100 occupancy)" = 16 ]
+    # Chapter 07 sizes its grid from multiProcessorCount: 60 blocks at wave 64 (gfx906), 132 in
+    # the trace the H100 and H200 rows read.
+    local seven
+    seven=$(profile 07 1024)
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == "train_step" { exit !($col["blocks"] == 60) }' "$seven.tsv"
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == "train_step" { exit !($col["blocks"] == 132) }' "$seven.w32.tsv"
 }
 
 @test "model: chapter 01 is bound by the gradient's dependent loads; its loss sum has no atomic and costs under 10%" {
@@ -390,7 +528,7 @@ HIP
     [[ "$output" == *"bad.tsv: line 2: 'many' is not a count"* ]]
     run "$TIMEMODEL" common/cpu/model/devices.tsv
     [ "$status" -eq 2 ]
-    [[ "$output" == *"usage: timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv"* ]]
+    [[ "$output" == *"usage: timemodel [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv"* ]]
 }
 
 @test "validate-model: the validation table in its README is what the model gives on the kept counts" {
@@ -442,8 +580,8 @@ HIP
     run make --no-print-directory profile FILE="$dir/strided.hip"
     echo "$output"
     [ "$status" -eq 0 ]
-    # The compiler calls it strided<4>, the launch strided<4>: one kernel, modelled.
-    [ "$(awk -F'\t' '$1 == "strided<4>"' build/profile/standalone/strided.model.tsv | wc -l)" -eq 2 ]
+    # The compiler calls it strided<4>, the launch strided<4>: one kernel, modelled (gfx906, H100, H200).
+    [ "$(awk -F'\t' '$1 == "strided<4>"' build/profile/standalone/strided.model.tsv | wc -l)" -eq 3 ]
     # hipcpu_wave_uniform is the executor's, not HIP's: hipcc refuses it.
     printf '#include <hip/hip_runtime.h>\n__global__ void k(float *o) { o[threadIdx.x] = hipcpu_wave_uniform(1.0f); }\nint main() { float *o; if (hipMalloc(&o, 256) != hipSuccess) return 1; hipLaunchKernelGGL(k, 1, 64, 0, 0, o); return hipDeviceSynchronize() != hipSuccess; }\n' >"$dir/cpuonly.hip"
     run make --no-print-directory profile FILE="$dir/cpuonly.hip"

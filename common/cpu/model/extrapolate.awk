@@ -9,11 +9,13 @@
 # first column: the same program on the same kind of input. A field that is a
 # count ("12" or "A+B", isa_facts.awk's counted and per-wave parts) is
 # extended; a share (a column named *_share, from 0 to 1) is extended too,
-# kept to four decimals and within 0 and 1; any other field is copied.
-# Prints the table at n.
+# kept to four decimals and within 0 and 1; one the same in both tables (an
+# occupancy of 2.5 warps, a distance) and any other field is copied. Prints
+# the table at n.
 
 function is_count(x) { return x ~ /^[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?(\+[0-9]+(\.[0-9]+)?)?$/ }
 function extend(a, b, share,    pa, pb, na, nb, i, out, v) {
+    if (a == b) return a
     na = split(a, pa, "+"); nb = split(b, pb, "+")
     if (na != nb) return "" # not the same shape
     out = ""

@@ -1,7 +1,8 @@
 /* timemodel: the time model (model.h) over a profiled run, one row per kernel
  * and device, as TSV on standard output.
  *
- *   timemodel DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv [LINES.tsv SITES.tsv SHARES.tsv]
+ *   timemodel [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv
+ *             [LINES.tsv SITES.tsv SHARES.tsv]
  *
  * DEVICES.tsv: devices.tsv beside this file (device, figure, value, ...).
  * COUNTERS.tsv: the trace build's HIPCPU_PROFILE table. MIX.tsv and
@@ -12,7 +13,14 @@
  * With the three more tables, also the source view: LINES.tsv is
  * isa_facts.awk's per-line instruction table, SITES.tsv the trace's per-site
  * one (HIPCPU_PROFILE_SITES); SHARES.tsv gets one row per kernel, device and
- * source line: the line's share of the term that binds, and its counters. */
+ * source line: the line's share of the term that binds, and its counters.
+ *
+ * The occupancy is the mix table's waves_per_simd column (gfx906_waves_per_simd
+ * in isa_facts.awk's tables). Without --code-for, every device of DEVICES.tsv
+ * is modelled on the one compiled code (gfx906's), whose occupancy is gfx906's
+ * alone: another device gets its most waves per SIMD. --code-for names the
+ * devices the code was compiled for (ptx_facts.awk's sm_90 code: h100,h200):
+ * only they are modelled, each with the code's occupancy. */
 #include "model.h"
 
 #include <errno.h>
@@ -80,6 +88,12 @@ static int column(const Table *t, const char *name) {
     snprintf(what, sizeof what, "no column '%s' in its header line", name);
     die(t->path, what);
     return -1;
+}
+
+static int has_column(const Table *t, const char *name) {
+    for (int i = 0; i < t->header_fields; i++)
+        if (strcmp(t->header[i], name) == 0) return 1;
+    return 0;
 }
 
 static const char *cell(const Table *t, const char *name) {
@@ -199,9 +213,29 @@ static Kernel *find_kernel(const char *name) {
     return NULL;
 }
 
+/* Whether name is one of the comma-separated list's. */
+static int listed(const char *list, const char *name) {
+    const size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 5 && argc != 8) {
-        fprintf(stderr, "usage: %s DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv [LINES.tsv SITES.tsv SHARES.tsv]\n", program);
+    const char *code_for = NULL; /* the devices the compiled code is for; NULL: gfx906's code for all */
+    if (argc > 2 && strcmp(argv[1], "--code-for") == 0) {
+        code_for = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
+    if ((argc != 5 && argc != 8) || (code_for && !*code_for)) {
+        fprintf(stderr, "usage: %s [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv "
+                        "[LINES.tsv SITES.tsv SHARES.tsv]\n", program);
         return 2;
     }
     const int view = argc == 8;
@@ -212,6 +246,7 @@ int main(int argc, char **argv) {
     open_table(&t, argv[1]);
     while (next_row(&t)) {
         const char *name = cell(&t, "device"), *figure = cell(&t, "figure"), *text = cell(&t, "value");
+        if (code_for && !listed(code_for, name)) continue; /* another compiled code's device */
         int d = 0;
         while (d < device_count && strcmp(devices[d].name, name) != 0) d++;
         if (d == device_count) {
@@ -228,6 +263,21 @@ int main(int argc, char **argv) {
         model_device_set(&devices[d], figure, value); /* figures the model does not use are kept for readers */
     }
     fclose(t.f);
+    if (code_for)
+        for (const char *p = code_for; *p;) {
+            const char *end = strchr(p, ',');
+            const size_t len = end ? (size_t)(end - p) : strlen(p);
+            int found = 0;
+            for (int d = 0; d < device_count; d++)
+                if (strlen(devices[d].name) == len && strncmp(devices[d].name, p, len) == 0) found = 1;
+            if (!found) {
+                char what[200];
+                snprintf(what, sizeof what, "no device '%.*s' (--code-for %.100s)", (int)(len < 64 ? len : 64), p, code_for);
+                die(argv[1], what);
+            }
+            if (!end) break;
+            p = end + 1;
+        }
     for (int d = 0; d < device_count; d++)
         if (model_device_missing(&devices[d])) {
             char what[400];
@@ -269,6 +319,8 @@ int main(int argc, char **argv) {
     fclose(t.f);
 
     open_table(&t, argv[3]);
+    /* The occupancy's column: waves_per_simd, or isa_facts.awk's gfx906_waves_per_simd. */
+    const char *occupancy_column = has_column(&t, "waves_per_simd") ? "waves_per_simd" : "gfx906_waves_per_simd";
     while (next_row(&t)) {
         Kernel *k = find_kernel(cell(&t, "kernel"));
         if (!k) continue; /* compiled but not launched in this run */
@@ -285,7 +337,7 @@ int main(int argc, char **argv) {
         code->critical_instructions = optional_count(&t, "critical_instructions", w);
         code->flops_per_lane = count(&t, "flops_per_lane", w);
         code->cas_loop = count(&t, "cas_loops", 0) > 0;
-        code->waves_per_simd = count(&t, "gfx906_waves_per_simd", 0); /* from gfx906's compiler */
+        code->waves_per_simd = count(&t, occupancy_column, 0); /* from the compiler of the code */
         k->has_code = 1;
     }
     fclose(t.f);
@@ -378,9 +430,9 @@ int main(int argc, char **argv) {
         for (int d = 0; d < device_count; d++) {
             ModelResult r;
             ModelCode code = k->code;
-            /* The occupancy is the gfx906 compiler's; on another device the model
-             * assumes its most waves per SIMD (README: Limits). */
-            if (strcmp(devices[d].name, "gfx906") != 0) code.waves_per_simd = 0;
+            /* Without --code-for the occupancy is the gfx906 compiler's; on another
+             * device the model assumes its most waves per SIMD (README: Limits). */
+            if (!code_for && strcmp(devices[d].name, "gfx906") != 0) code.waves_per_simd = 0;
             model_kernel(&devices[d], &k->counters, &code, k->waits, k->wait_count, &r);
             if (shares) {
                 double share[MAX_LINES];

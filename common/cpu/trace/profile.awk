@@ -4,7 +4,10 @@
 # then the executor's counters. Variables: chapter, images, wave, out (the TSV
 # to write), sites (the per-site TSV), seconds, note, and shown (where the
 # files will be, without .tsv, to print), scaled (how the counts were made, if
-# extended from two slices).
+# extended from two slices); warp32, if set, the counters of the same run
+# traced at wave 32 with warp32_cus CUs (what the warp-32 devices read);
+# model_note, a line on how the devices were modelled, if not each from its
+# own code.
 
 function ms(x) { return x == "" ? "-" : sprintf(x < 0.01 ? "%.4f" : x < 10 ? "%.3f" : "%.1f", x) }
 function human(bytes) {
@@ -15,6 +18,29 @@ function human(bytes) {
 }
 function ratio(a, b) { return b > 0 ? sprintf("%.1f", a / b) : "-" }
 function pct(a, b) { return b > 0 ? sprintf("%.0f%%", 100 * a / b) : "-" }
+# A device as the tables name it: gfx906, H100, H200.
+function shown_name(d) { return d ~ /^[a-z][0-9]+$/ ? toupper(d) : d }
+# counter_table(which, unit): the counter table of the rows in v[] (which "")
+# or wv[] (which "w"), with segments (unit "seg") or sectors ("sec") per request.
+function counter_table(which, unit,    fmt, r, k, key, seg, rows, row) {
+    fmt = kfmt " %4s %7s %9s %6s %6s %9s %6s %9s %9s %6s %5s %6s %8s %6s\n"
+    seg = unit == "sec" ? "sectors" : "segments"
+    printf fmt, "kernel", "runs", "waves", "loads", unit "/rq", "L2/rq", "stores", unit "/rq", "unique", \
+        "LDS rq", "cyc/rq", "bar/b", "shf/w", "atomics", "1 addr"
+    rows = which == "w" ? nw : n
+    for (r = 1; r <= rows; r++) {
+        split("", row)
+        if (which == "w") { for (k in wv) { split(k, key, SUBSEP); if (key[1] == r) row[key[2]] = wv[k] } }
+        else { for (k in v) { split(k, key, SUBSEP); if (key[1] == r) row[key[2]] = v[k] } }
+        printf fmt, row["kernel"], row["launches"], row["waves"] / row["launches"],
+            row["global_load_requests"], ratio(row["global_load_" seg], row["global_load_requests"]),
+            ratio(row["global_load_phase_" seg], row["global_load_requests"]),
+            row["global_store_requests"], ratio(row["global_store_" seg], row["global_store_requests"]),
+            human(row["unique_bytes"]), row["lds_requests"], ratio(row["lds_bank_cycles"], row["lds_requests"]),
+            ratio(row["barriers"], row["blocks"]), ratio(row["shuffles"], row["waves"]), row["atomics"],
+            row["atomics_max_one_address"]
+    }
+}
 
 FNR == 1 { file++ }
 file == 1 && FNR == 1 { for (i = 1; i <= NF; i++) { mcol[$i] = i; mname[i] = $i }; mfields = NF; next }
@@ -67,37 +93,45 @@ END {
     if (images == 0) unit = "run"
     printf "Counts model the source's accesses, a wave at a time (built without auto-vectorisation);\n"
     printf "the times below are modelled from them, never measured. Columns: common/cpu/README.md.\n\n"
-    fmt = kfmt " %4s %7s %9s %6s %6s %9s %6s %9s %9s %6s %5s %6s %8s %6s\n"
-    printf fmt, "kernel", "runs", "waves", "loads", "seg/rq", "L2/rq", "stores", "seg/rq", "unique", \
-        "LDS rq", "cyc/rq", "bar/b", "shf/w", "atomics", "1 addr"
-    for (r = 1; r <= n; r++) {
-        printf fmt, v[r, "kernel"], v[r, "launches"], v[r, "waves"] / v[r, "launches"],
-            v[r, "global_load_requests"], ratio(v[r, "global_load_segments"], v[r, "global_load_requests"]),
-            ratio(v[r, "global_load_phase_segments"], v[r, "global_load_requests"]),
-            v[r, "global_store_requests"], ratio(v[r, "global_store_segments"], v[r, "global_store_requests"]),
-            human(v[r, "unique_bytes"]), v[r, "lds_requests"], ratio(v[r, "lds_bank_cycles"], v[r, "lds_requests"]),
-            ratio(v[r, "barriers"], v[r, "blocks"]), ratio(v[r, "shuffles"], v[r, "waves"]), v[r, "atomics"],
-            v[r, "atomics_max_one_address"]
-    }
+    counter_table("", "seg")
     printf "seg/rq: 64-byte segments per wave-level request; L2/rq: the same after what a block re-reads between two\n"
     printf "barriers is kept in L1 (or LDS); cyc/rq: LDS bank cycles per request (2 is conflict-free at wave 64 for\n"
     printf "4-byte accesses); bar/b: barriers per block; shf/w: shuffles per wave; 1 addr: most atomics on one address.\n"
+    if (warp32 != "") {
+        nw = 0
+        while ((getline line < warp32) > 0) {
+            nf = split(line, f, "\t")
+            if (!wheader++) { for (i = 1; i <= nf; i++) wname[i] = f[i]; continue }
+            nw++
+            for (i = 1; i <= nf; i++) wv[nw, wname[i]] = f[i]
+        }
+        close(warp32)
+        printf "\nThe same %s traced again at wave 32 with %s CUs (multiProcessorCount), what the warp-32\n", unit, warp32_cus
+        printf "devices read; sec/rq: 32-byte sectors per request (NVIDIA's unit), L2/rq the same per block and phase:\n"
+        counter_table("w", "sec")
+    }
 
     if (!has_model) {
         printf "\n%s\n", note
     } else {
         printf "\nThe time model (common/cpu/model/README.md): ms per %s on each device, the term that binds,\n", unit
         printf "and the physical floor (unique bytes at full memory bandwidth, FLOPs at peak, plus launches).\n"
-        mfmt = kfmt " %5s %10s %-8s %10s %10s %-8s %10s\n"
-        printf mfmt, "kernel", "fill", "gfx906 ms", "bound", "floor", "H100 ms", "bound", "floor"
+        header = sprintf(kfmt " %5s", "kernel", "fill")
+        for (j = 1; j <= ndev; j++) header = header sprintf(" %10s %-8s %10s", shown_name(devices[j]) " ms", "bound", "floor")
+        print header
         for (r = 1; r <= n; r++) {
             k = v[r, "kernel"]
-            printf mfmt, k, pct(m[k, "gfx906", "fill"], 1), ms(m[k, "gfx906", "model_ms"]), m[k, "gfx906", "binding"],
-                ms(m[k, "gfx906", "floor_ms"]), ms(m[k, "h100", "model_ms"]), m[k, "h100", "binding"],
-                ms(m[k, "h100", "floor_ms"])
-            for (j = 1; j <= ndev; j++) { tg[devices[j]] += m[k, devices[j], "model_ms"]; fg[devices[j]] += m[k, devices[j], "floor_ms"] }
+            row = sprintf(kfmt " %5s", k, pct(m[k, "gfx906", "fill"], 1))
+            for (j = 1; j <= ndev; j++) {
+                d = devices[j]
+                row = row sprintf(" %10s %-8s %10s", ms(m[k, d, "model_ms"]), m[k, d, "binding"], ms(m[k, d, "floor_ms"]))
+                tg[d] += m[k, d, "model_ms"]; fg[d] += m[k, d, "floor_ms"]
+            }
+            print row
         }
-        printf mfmt, "one " unit, "", ms(tg["gfx906"]), "", ms(fg["gfx906"]), ms(tg["h100"]), "", ms(fg["h100"])
+        row = sprintf(kfmt " %5s", "one " unit, "")
+        for (j = 1; j <= ndev; j++) row = row sprintf(" %10s %-8s %10s", ms(tg[devices[j]]), "", ms(fg[devices[j]]))
+        print row
         printf "fill: waves per launch against gfx906's SIMDs x the waves per SIMD its registers and LDS allow.\n"
         printf "\nWhy, per kernel and device (the binding term, then every term's share of the modelled time):\n"
         split("dram l2 l1 lds valu salu smem vmem branch issue latency atomic", terms, " ")
@@ -115,7 +149,9 @@ END {
             }
         }
     }
-    printf "Written: %s.tsv, .sites.tsv, .lines.tsv%s and .log\n", shown, has_model ? ", .model.tsv, .mix.tsv, .waits.tsv" : ""
+    if (has_model && model_note != "") printf "\nNote: %s\n", model_note
+    printf "Written: %s.tsv, .sites.tsv, .lines.tsv%s%s and .log\n", shown, has_model ? ", .model.tsv, .mix.tsv, .waits.tsv" : "",
+        nw ? ", .w32.tsv, .w32.sites.tsv, .w32.lines.tsv, .sm_90.mix.tsv, .sm_90.waits.tsv" : ""
     # Per call site, in the order the kernels ran.
     if (sites != "" && (getline line < sites) > 0) {
         printf "\nPer call site (requests, bytes per request, and 64-byte segments or LDS bank cycles per request):\n"
