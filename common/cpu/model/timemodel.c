@@ -106,12 +106,6 @@ static const char *cell(const Table *t, const char *name) {
     return t->field[i];
 }
 
-static int has_column(const Table *t, const char *name) {
-    for (int i = 0; i < t->header_fields; i++)
-        if (strcmp(t->header[i], name) == 0) return 1;
-    return 0;
-}
-
 static double count(const Table *t, const char *name, double waves);
 
 /* A count a table may lack (one written before the trace counted it): NAN
