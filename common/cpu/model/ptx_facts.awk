@@ -76,6 +76,7 @@ BEGIN {
     # the registers; shared memory allocated in units of 128 bytes. The driver
     # sizes the shared memory carve-out for the kernel (the compute capability
     # 9.0 section): the whole 228 KB is taken as available.
+    nreuse = split("256k 1m 4m 16m 64m 256m", reuse, " ") # the trace's re-read distances
     SM_BLOCKS = 32; SM_WARPS = 64; SM_REGISTERS = 65536; SM_PARTITIONS = 4
     REG_UNIT = 256; SMEM_BYTES = 233472; SMEM_UNIT = 128; SMEM_RESERVED = 1024; WARP = 32
     if (counters != "") {
@@ -87,6 +88,7 @@ BEGIN {
             traced_waves[ck] = cf[ccol["waves"]] + 0
             if (("threads" in ccol) && ("blocks" in ccol) && cf[ccol["blocks"]] > 0)
                 block_threads[ck] = cf[ccol["threads"]] / cf[ccol["blocks"]]
+            if ("blocks" in ccol) traced_blocks[ck] = cf[ccol["blocks"]] + 0
         }
         close(counters)
         if (!header) { printf "ptx_facts: no counters in %s\n", counters > "/dev/stderr"; bad = 1; exit 1 }
@@ -180,13 +182,20 @@ file == 1 {
     host_bytes[key, space] += $sc["bytes"]
     if ($sc["lanes"] > host_lanes[key, space]) host_lanes[key, space] = $sc["lanes"]
     if ($sc["requests"] > site_runs[key]) site_runs[key] = $sc["requests"]
+    # The share of a line's global loads that reach DRAM, and that are re-read
+    # from beyond each distance (isa_facts.awk's columns, for the same waits).
+    if (space == "global" && $sc["kind"] == "load" && ("dram_requests" in sc)) {
+        dram_requests[key] += $sc["dram_requests"]; load_requests[key] += $sc["requests"]
+        for (r = 1; r <= nreuse; r++) if (("beyond_" reuse[r]) in sc) beyond_requests[key, r] += $sc["beyond_" reuse[r]]
+    }
     next
 }
-# ---- the trace build's lines: wave-level runs
+# ---- the trace build's lines: wave-level runs, and on the critical path
 file == 2 {
     if (FNR == 1) { for (i = 1; i <= NF; i++) lc[$i] = i; next }
     split($lc["line"], loc, ":")
     line_runs[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["wave_runs"]
+    if ("critical_runs" in lc) line_critical[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["critical_runs"]
     next
 }
 # ---- ptxas -v: registers and shared memory per kernel
@@ -375,9 +384,32 @@ function anchor_runs(k, b,    i, c, key, sp, copies, runs, best) {
         copies = ptx_bytes[key, sp] / (host_bytes[key, sp] / host_lanes[key, sp])
         if (copies < 1) copies = 1
         runs = site_runs[key] / copies
-        if (runs > best) best = runs
+        if (runs > best) { best = runs; anchor_line[k, b] = key }
     }
     return best
+}
+
+# Of a block's runs, the share its barrier phases' busiest warps made, as
+# isa_facts.awk's critical_share: in a loop, that of the line whose anchor
+# sets the loop's trip count; elsewhere its main traced line's; with
+# neither, a warp's share of its block.
+function critical_share(k, b,    i, key, held, most, best, x, trips) {
+    best = ""
+    if (loop_of[b]) {
+        trips = -1
+        for (x = 1; x <= nblocks[k]; x++)
+            if (loop_of[x] == loop_of[b] && anchor_runs(k, x) > trips) { trips = anchor_runs(k, x); best = anchor_line[k, x] }
+        if (best != "" && (best in line_critical) && line_runs[best] > 0) return line_critical[best] / line_runs[best]
+    }
+    best = ""
+    split("", held)
+    most = 0
+    for (i = 1; i <= ni[k, b]; i++) {
+        key = k SUBSEP resolve(insn_line[k, b, i])
+        if ((key in line_critical) && line_runs[key] > 0 && ++held[key] > most) { most = held[key]; best = key }
+    }
+    if (best != "") return line_critical[best] / line_runs[best]
+    return traced_waves[k] > 0 ? traced_blocks[k] / traced_waves[k] : 1
 }
 # How often block b of kernel k ran, per the rules at the top (-1: once per warp).
 function block_runs(k, b,    a, l, i, key, held, most, best) {
@@ -561,9 +593,13 @@ function occupancy(k,    threads, warps, regs_warp, by_regs, by_warps, by_smem, 
 
 END {
     if (bad) exit 1
+    critical = counters != "" # the critical path's columns need the kernel's blocks and warps
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
-           "flops_per_lane\tcas_loops\tinstructions\twaves_per_simd\tregisters\tshared_bytes\tspill_bytes\n" > mix
-    printf "kernel\tcounter\truns\tdistance\tline\n" > waits
+           "flops_per_lane\tcas_loops\tinstructions\twaves_per_simd\tregisters\tshared_bytes\tspill_bytes%s\n",
+           critical ? "\tcritical_instructions" : "" > mix
+    printf "kernel\tcounter\truns\tdistance\tline\tdram_share" > waits
+    for (r = 1; r <= nreuse; r++) printf "\tbeyond_%s_share", reuse[r] > waits
+    printf "%s\n", critical ? "\tcritical_runs" : "" > waits
     if (lines_out != "") printf "kernel\tline\tvalu\tsalu\tsmem\tvmem\tlds\tbranch\tinstructions\n" > lines_out
     # The compiled bytes of each line's memory instructions (the anchors' copies).
     for (x = 1; x <= nk; x++) {
@@ -578,9 +614,9 @@ END {
     for (x = 1; x <= nk; x++) {
         k = kernels[x]
         if (done[k]++) continue
-        split("", total); split("", at_line); split("", line_seen); split("", runs_of); split("", loop_trips)
+        split("", total); split("", at_line); split("", line_seen); split("", runs_of); split("", loop_trips); split("", crit_of)
         split("", wait_distance); split("", wait_load_b); split("", wait_load_p); split("", sched)
-        nlines = 0; cas = 0
+        nlines = 0; cas = 0; critical_total = 0
         link_blocks(k)
         find_loops(k)
         # Each innermost loop's trip count: its blocks' most frequent anchor.
@@ -591,6 +627,8 @@ END {
             r = block_runs(k, b)
             if (r < 0) r = -1 # once per warp: the model multiplies by the warps
             runs_of[b] = r
+            crit_of[b] = (r < 0 ? traced_waves[k] : r) * critical_share(k, b)
+            critical_total += crit_of[b] * ni[k, b]
             if (debug) printf "%s block %d %s: %d instructions, loop %d, runs %s\n", k, b, block_label[k, b], ni[k, b], loop_of[b], r > "/dev/stderr"
             for (i = 1; i <= ni[k, b]; i++) {
                 op = insn_op[k, b, i]; c = class_of(op)
@@ -623,8 +661,14 @@ END {
                     rw = runs_of[b]; rl = runs_of[lb]
                     runs = (rw < 0 || rl < 0) ? -1 : (rw < rl ? rw : rl)
                     total[runs < 0 ? "per_wave" : "counted", "wait"] += runs < 0 ? 1 : runs
-                    printf "%s\t%s\t%s\t%d\t%s\n", k, kind, runs < 0 ? "per_wave" : runs, wait_distance[b, p, kind],
-                        resolve(insn_line[k, lb, sched[lb, wait_load_p[b, p, kind]]]) > waits
+                    wline = resolve(insn_line[k, lb, sched[lb, wait_load_p[b, p, kind]]])
+                    key = k SUBSEP wline
+                    share = kind == "vm" && load_requests[key] > 0 ? sprintf("%.4f", dram_requests[key] / load_requests[key]) : "-"
+                    for (r = 1; r <= nreuse; r++)
+                        share = share "\t" (share ~ /^-/ ? "-" : sprintf("%.4f", beyond_requests[key, r] / load_requests[key]))
+                    crit = (runs < 0 ? traced_waves[k] : runs) * critical_share(k, rw >= 0 && (rl < 0 || rw <= rl) ? b : lb)
+                    printf "%s\t%s\t%s\t%d\t%s\t%s", k, kind, runs < 0 ? "per_wave" : runs, wait_distance[b, p, kind], wline, share > waits
+                    printf "%s", (critical ? sprintf("\t%.1f\n", crit) : "\n") > waits
                 }
         if (lines_out != "")
             for (j = 1; j <= nlines; j++) {
@@ -639,7 +683,8 @@ END {
         split("valu salu smem vmem_load vmem_store vmem_atomic lds branch wait barrier flops", cols, " ")
         for (j = 1; j <= 11; j++)
             printf "\t%.0f+%.0f", total["counted", cols[j]], total["per_wave", cols[j]] > mix
-        printf "\t%d\t%.0f+%.0f\t%g\t%d\t%d\t%d\n", cas, total["counted", "all"], total["per_wave", "all"], occupancy(k),
+        printf "\t%d\t%.0f+%.0f\t%g\t%d\t%d\t%d", cas, total["counted", "all"], total["per_wave", "all"], occupancy(k),
             registers_of[k], smem_of[k], spill_of[k] > mix
+        printf "%s", (critical ? sprintf("\t%.0f\n", critical_total) : "\n") > mix
     }
 }
