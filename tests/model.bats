@@ -255,6 +255,7 @@ ptxas info    : Used 40 registers, used 1 barriers, 4096 bytes smem, 360 bytes c
 EOF
     # nvcc's shape: a loop unrolled twice (two 4-byte loads of line 12), with a guarded
     # multiply (line 13) in it; then a loop with no memory instruction (line 20).
+    # (The entry's bit cast, mov.b32 %f9, %r2, is a register copy ptxas coalesces: not issued.)
     cat >"$dir/k.ptx" <<'EOF'
 .version 8.0
 .target sm_90
@@ -274,6 +275,7 @@ EOF
 	mov.f32 	%f1, 0f00000000;
 	mov.u32 	%r1, 0;
 	mov.u32 	%r2, 0;
+	mov.b32 	%f9, %r2;
 $L__BB0_1:
 	.loc	1 12 5
 	ld.global.f32 	%f2, [%rd2];

@@ -252,6 +252,13 @@ kernel == "" { next }
     } else src = src registers(rest)
     insn_dst[kernel, nb, n] = dst
     insn_src[kernel, nb, n] = src
+    # A move from one register to another (a copy, or a bit cast between a
+    # float and an integer register: PTX registers are typed and virtual,
+    # SASS's are not) is left to ptxas's register allocation, which coalesces
+    # them: in the data flow, but not issued (an assumption: no SASS to check
+    # it against here). A move of a special register (%tid: S2R) or of an
+    # immediate is issued.
+    insn_copy[kernel, nb, n] = op ~ /^mov\./ && rest ~ /,[ \t]*%[a-z]+[0-9]+[ \t]*$/
     if (dst != "" && wait_kind(op) != "") {
         m = split(dst, regs, " ")
         for (j = 1; j <= m; j++) if (regs[j] != "") loaded_reg[kernel, regs[j]] = 1
@@ -628,9 +635,10 @@ END {
             if (r < 0) r = -1 # once per warp: the model multiplies by the warps
             runs_of[b] = r
             crit_of[b] = (r < 0 ? traced_waves[k] : r) * critical_share(k, b)
-            critical_total += crit_of[b] * ni[k, b]
             if (debug) printf "%s block %d %s: %d instructions, loop %d, runs %s\n", k, b, block_label[k, b], ni[k, b], loop_of[b], r > "/dev/stderr"
             for (i = 1; i <= ni[k, b]; i++) {
+                if (insn_copy[k, b, i]) continue
+                critical_total += crit_of[b]
                 op = insn_op[k, b, i]; c = class_of(op)
                 w = r < 0 ? "per_wave" : "counted"; v = r < 0 ? 1 : r
                 total[w, c] += v
