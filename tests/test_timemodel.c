@@ -18,7 +18,7 @@ static ModelDevice toy(void) {
     model_device_init(&d, "toy");
     const struct { const char *figure; double value; } figures[] = {
         {"clock_ghz", 1}, {"compute_units", 2}, {"simds_per_cu", 4}, {"lanes_per_simd", 16}, {"wave_size", 64},
-        {"max_waves_per_simd", 10}, {"max_blocks_per_cu", 8}, {"fp32_tflops", 1}, {"dram_gbps", 100},
+        {"max_waves_per_simd", 10}, {"max_blocks_per_cu", 8}, {"max_one_wave_blocks_per_cu", 40}, {"fp32_tflops", 1}, {"dram_gbps", 100},
         {"dram_stream_gbps", 80}, {"l2_gbps", 200}, {"l2_bytes", 1048576},
         {"l1_bytes", 1e9}, /* as good as unlimited, but in the test of L1's capacity */
         {"l1_bytes_per_clock", 64}, {"lds_bytes_per_clock", 128}, {"dram_latency_ns", 500},
@@ -362,6 +362,23 @@ static void occupancy_sets_the_batches(void **state) {
     assert_float_equal(r.occupancy, 2, 1e-12);
     assert_float_equal(r.fill, 64.0 / (8 * 2), 1e-12);
     assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(4 * 4000), 1e-12);
+    /* The blocks a CU holds at a time: 80 one-wave blocks, 40 a CU, all 40
+     * at once (10 waves on each of 4 SIMDs; the toy's limit of 8 blocks binds
+     * only blocks of more than one wave, as on GCN): one batch. 40 blocks of
+     * 2 waves, 20 a CU: 8 at a time, 3 batches. */
+    c.blocks = 80;
+    c.threads = 80 * 64;
+    c.traced_waves = 80;
+    code.instructions = 80 * 1000;
+    code.waves_per_simd = 0;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.resident_blocks, 40, 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(4000), 1e-12);
+    c.blocks = 40;
+    c.threads = 40 * 128;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.resident_blocks, 8, 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(3 * 4000), 1e-12);
 }
 
 /* 9 waves on 8 SIMDs: the busiest SIMD issues 2 waves' VALU instructions,

@@ -132,8 +132,11 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
                                                       : d->max_waves_per_simd;
     out->occupancy = occupancy;
     out->fill = waves_per_launch / (simds * occupancy);
-    out->resident_blocks = waves_per_block > 0 ? fmax(1, fmin(d->max_blocks_per_cu,
-                                                               floor(occupancy * d->simds_per_cu / waves_per_block)))
+    /* Blocks at a time on a CU: as many as its wave slots hold, and no more
+     * than the device's limit, which on GCN binds only blocks of more than
+     * one wave (they take a barrier resource each). */
+    const double block_limit = waves_per_block > 1 ? d->max_blocks_per_cu : d->max_one_wave_blocks_per_cu;
+    out->resident_blocks = waves_per_block > 0 ? fmax(1, fmin(block_limit, floor(occupancy * d->simds_per_cu / waves_per_block)))
                                                : 1;
     out->resident_blocks = fmax(1, fmin(out->resident_blocks, out->busiest_cu_blocks));
     out->resident = fmin(simd_waves, ceil(out->resident_blocks * waves_per_block / d->simds_per_cu));

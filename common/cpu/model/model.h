@@ -21,7 +21,7 @@ extern const char *const model_reuse_names[MODEL_REUSE_BUCKETS];
 /* The device figures the model reads, by the names devices.tsv gives them. */
 #define MODEL_DEVICE_FIGURES(X)                                                            \
     X(clock_ghz) X(compute_units) X(simds_per_cu) X(lanes_per_simd) X(wave_size)             \
-    X(max_waves_per_simd) X(max_blocks_per_cu) X(fp32_tflops) X(dram_gbps) X(dram_stream_gbps)  \
+    X(max_waves_per_simd) X(max_blocks_per_cu) X(max_one_wave_blocks_per_cu) X(fp32_tflops) X(dram_gbps) X(dram_stream_gbps)  \
     X(l2_gbps) X(l2_bytes) X(l1_bytes) X(l1_bytes_per_clock) X(lds_bytes_per_clock)              \
     X(dram_latency_ns) X(l2_latency_ns) X(l1_latency_ns) X(lds_latency_cycles)                  \
     X(scalar_latency_cycles) X(scalar_cache_bytes) X(cus_per_scalar_cache)                      \
