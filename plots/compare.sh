@@ -291,9 +291,9 @@ if [ -n "$profiles" ]; then
     done
     model_title="make compare: modelled ms per training iteration on $images MNIST images, $date (a model, never measured)"
     if [ -n "$slices" ]; then
-        model_title+=$'\n'"counts of the CPU executor's trace build (traced on ${slices/ / and } images, extended in a straight line), gfx906 code from hipcc"
+        model_title+=$'\n'"counts of the CPU executor's trace build (traced on ${slices/ / and } images, extended in a straight line), gfx906 code from hipcc, sm_90 PTX from nvcc"
     else
-        model_title+=$'\n'"counts of the CPU executor's trace build, gfx906 code from hipcc"
+        model_title+=$'\n'"counts of the CPU executor's trace build, gfx906 code from hipcc, sm_90 PTX from nvcc"
     fi
     model_title+=$'\n'"device figures and their sources: common/cpu/model/devices.tsv; how, and where it misses: common/cpu/model/README.md"
     draw -e "data=$(gp_string "$work/model.tsv"); out=$(gp_string "$picture"); format='$format'" \

@@ -51,7 +51,7 @@ k(float*):                              ; @k(float*)
 	s_endpgm
 .Lfunc_end0:
 EOF
-    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk \
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k.s"
     echo "$output"
     [ "$status" -eq 0 ]
@@ -110,7 +110,7 @@ k2(float*):                             ; @k2(float*)
 .Lfunc_end1:
 EOF
     run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v counters="$dir/counters.tsv" \
-        -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+        -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
     echo "$output"
     [ "$status" -eq 0 ]
     cat "$dir/mix.tsv" "$dir/waits.tsv"
@@ -126,7 +126,7 @@ EOF
     [ "$(tail -n +2 "$dir/waits.tsv")" = "$(printf 'k2\tlds\t100\t0\tk.hip:20\t-\t-\t-\t-\t-\t-\t-\t50.0')" ]
     # Without the counters (the kernel's waves unknown), every block in no loop runs once per wave.
     run awk -F'\t' -v mix="$dir/mix0.tsv" -v waits="$dir/waits0.tsv" \
-        -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
+        -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
     [ "$status" -eq 0 ]
     [ "$(cut -f 2- "$dir/mix0.tsv" | tail -n 1)" = \
         "$(printf '0+3\t300+2\t0+0\t0+0\t150+1\t0+0\t0+2\t150+1\t0+1\t0+0\t0+0\t0\t600+11\t10')" ]
@@ -169,7 +169,7 @@ k3(float*):                             ; @k3(float*)
 	s_endpgm
 .Lfunc_end2:
 EOF
-    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/isa_facts.awk \
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k3.s"
     echo "$output"
     [ "$status" -eq 0 ]
@@ -306,7 +306,7 @@ $L__BB0_4:
 	.file	1 "/src/k.hip"
 EOF
     run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v lines_out="$dir/lines_out.tsv" \
-        -v counters="$dir/counters.tsv" -f common/cpu/model/ptx_facts.awk \
+        -v counters="$dir/counters.tsv" -f common/cpu/model/trace_tables.awk -f common/cpu/model/ptx_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/ptxas.txt" "$dir/k.ptx"
     echo "$output"
     [ "$status" -eq 0 ]

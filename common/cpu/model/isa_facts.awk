@@ -51,7 +51,6 @@
 # of the latency.
 
 BEGIN {
-    nreuse = split("256k 1m 4m 16m 64m 256m", reuse, " ") # the trace's re-read distances
     if (kernel_list != "") kernel_list_read(kernel_list)
     # The kernel's traced waves (all launches), from the counters' header by name.
     if (counters != "") {
@@ -65,7 +64,6 @@ BEGIN {
         if (!header) { printf "isa_facts: no counters in %s\n", counters > "/dev/stderr"; bad = 1; exit 1 }
     }
 }
-function base(path) { sub(/.*\//, "", path); return path }
 function width_of(op) {
     if (op ~ /dwordx16/) return 64
     if (op ~ /dwordx8/) return 32
@@ -101,31 +99,9 @@ function flops_of(op) {
 }
 
 FNR == 1 { file++; if (file == 4) { FS = " "; $0 = $0 } }
-# ---- the trace build's sites: host bytes per lane per run of each line
-file == 1 {
-    if (FNR == 1) { for (i = 1; i <= NF; i++) sc[$i] = i; next }
-    k = $sc["kernel"]; split($sc["site"], loc, ":"); key = k SUBSEP base(loc[1]) ":" loc[2]
-    space = $sc["space"] == "shared" ? "lds" : "global"
-    if ($sc["kind"] == "atomic") next
-    host_bytes[key, space] += $sc["bytes"]
-    # The share of a line's global loads that reach DRAM (the trace's dram_requests), for its waits.
-    if (space == "global" && $sc["kind"] == "load" && ("dram_requests" in sc)) {
-        dram_requests[key] += $sc["dram_requests"]; load_requests[key] += $sc["requests"]
-        # and those re-read after more than each distance (the model takes its L2's)
-        for (r = 1; r <= nreuse; r++) if (("beyond_" reuse[r]) in sc) beyond_requests[key, r] += $sc["beyond_" reuse[r]]
-    }
-    if ($sc["lanes"] > host_lanes[key, space]) host_lanes[key, space] = $sc["lanes"]
-    if ($sc["requests"] > site_runs[key]) site_runs[key] = $sc["requests"]
-    next
-}
-# ---- the trace build's lines: wave-level runs
-file == 2 {
-    if (FNR == 1) { for (i = 1; i <= NF; i++) lc[$i] = i; next }
-    split($lc["line"], loc, ":")
-    line_runs[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["wave_runs"]
-    if ("critical_runs" in lc) line_critical[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["critical_runs"]
-    next
-}
+# ---- the trace build's sites and lines (trace_tables.awk)
+file == 1 { read_site_row(); next }
+file == 2 { read_line_row(); next }
 # ---- the compiler's resources: waves per SIMD
 file == 3 { occupancy[$2] = $9; next }
 # ---- the assembly
@@ -345,9 +321,7 @@ END {
     critical = counters != ""
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
            "flops_per_lane\tcas_loops\tinstructions\tgfx906_waves_per_simd%s\n", critical ? "\tcritical_instructions" : "" > mix
-    printf "kernel\tcounter\truns\tdistance\tline\tdram_share" > waits
-    for (r = 1; r <= nreuse; r++) printf "\tbeyond_%s_share", reuse[r] > waits
-    printf "%s\n", critical ? "\tcritical_runs" : "" > waits
+    write_waits_header(critical)
     if (lines_out != "") printf "kernel\tline\tvalu\tsalu\tsmem\tvmem\tlds\tbranch\tinstructions\n" > lines_out
     for (x = 1; x <= nk; x++) {
         k = kernels[x]
@@ -391,10 +365,7 @@ END {
                     rw = runs_of[b]; rl = runs_of[found_block]
                     runs = (rw < 0 || rl < 0) ? -1 : (rw < rl ? rw : rl)
                     counter = q == "vm" ? "vm" : found_kind == "smem" ? "smem" : "lds"
-                    key = k SUBSEP found_line
-                    share = counter == "vm" && load_requests[key] > 0 ? sprintf("%.4f", dram_requests[key] / load_requests[key]) : "-"
-                    for (r = 1; r <= nreuse; r++)
-                        share = share "\t" (share ~ /^-/ ? "-" : sprintf("%.4f", beyond_requests[key, r] / load_requests[key]))
+                    share = wait_shares(k SUBSEP found_line, counter == "vm")
                     # Its critical runs: the wait's block's share of the runs it was given.
                     crit = (runs < 0 ? traced_waves[k] : runs) * critical_share(k, rw >= 0 && (rl < 0 || rw <= rl) ? b : found_block)
                     printf "%s\t%s\t%s\t%d\t%s\t%s", k, counter, runs < 0 ? "per_wave" : runs, found_distance, found_line, share > waits
@@ -402,19 +373,8 @@ END {
                 }
             }
         # Per source line: what its instructions issued, for the source view.
-        if (lines_out != "")
-            for (j = 1; j <= nlines; j++) {
-                l = line_list[j]
-                printf "%s\t%s", k, l > lines_out
-                split("valu salu smem vmem lds branch all", lcols, " ")
-                for (q = 1; q <= 7; q++)
-                    printf "\t%.0f+%.0f", at_line[l, "counted", lcols[q]], at_line[l, "per_wave", lcols[q]] > lines_out
-                printf "\n" > lines_out
-            }
-        printf "%s", k > mix
-        split("valu salu smem vmem_load vmem_store vmem_atomic lds branch wait barrier flops", cols, " ")
-        for (j = 1; j <= 11; j++)
-            printf "\t%.0f+%.0f", total["counted", cols[j]], total["per_wave", cols[j]] > mix
+        if (lines_out != "") write_line_rows(k)
+        write_mix_counts(k)
         printf "\t%d\t%.0f+%.0f\t%d", cas, total["counted", "all"], total["per_wave", "all"], occupancy[k] > mix
         printf "%s", (critical ? sprintf("\t%.0f\n", critical_total) : "\n") > mix
     }

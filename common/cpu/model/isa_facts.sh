@@ -30,5 +30,5 @@ c++filt <"$log" | awk -v chapter=- -v kernel_list="$out.kernels" -f "$names" -f 
     >"$out.resources.tsv"
 c++filt <"$out.gfx906.s" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \
     -v counters="$counters" -v kernel_list="$out.kernels" \
-    -f "$names" -f "$here/isa_facts.awk" \
+    -f "$names" -f "$here/trace_tables.awk" -f "$here/isa_facts.awk" \
     "$sites" "$lines" "$out.resources.tsv" -

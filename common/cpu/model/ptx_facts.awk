@@ -76,7 +76,6 @@ BEGIN {
     # the registers; shared memory allocated in units of 128 bytes. The driver
     # sizes the shared memory carve-out for the kernel (the compute capability
     # 9.0 section): the whole 228 KB is taken as available.
-    nreuse = split("256k 1m 4m 16m 64m 256m", reuse, " ") # the trace's re-read distances
     SM_BLOCKS = 32; SM_WARPS = 64; SM_REGISTERS = 65536; SM_PARTITIONS = 4
     REG_UNIT = 256; SMEM_BYTES = 233472; SMEM_UNIT = 128; SMEM_RESERVED = 1024; WARP = 32
     if (counters != "") {
@@ -94,7 +93,6 @@ BEGIN {
         if (!header) { printf "ptx_facts: no counters in %s\n", counters > "/dev/stderr"; bad = 1; exit 1 }
     }
 }
-function base(path) { sub(/.*\//, "", path); return path }
 # A source file's key, as the trace names lines (file name:line). NVIDIA's
 # shim and the toolkit's headers get a name of their own: the executor has a
 # hip_runtime.h too, and its lines are others.
@@ -173,31 +171,9 @@ function registers(text,    out) {
 }
 
 FNR == 1 { file++; if (file == 3) { FS = " "; $0 = $0 } }
-# ---- the trace build's sites: host bytes per lane per run of each line
-file == 1 {
-    if (FNR == 1) { for (i = 1; i <= NF; i++) sc[$i] = i; next }
-    k = $sc["kernel"]; split($sc["site"], loc, ":"); key = k SUBSEP base(loc[1]) ":" loc[2]
-    space = $sc["space"] == "shared" ? "lds" : "global"
-    if ($sc["kind"] == "atomic") next
-    host_bytes[key, space] += $sc["bytes"]
-    if ($sc["lanes"] > host_lanes[key, space]) host_lanes[key, space] = $sc["lanes"]
-    if ($sc["requests"] > site_runs[key]) site_runs[key] = $sc["requests"]
-    # The share of a line's global loads that reach DRAM, and that are re-read
-    # from beyond each distance (isa_facts.awk's columns, for the same waits).
-    if (space == "global" && $sc["kind"] == "load" && ("dram_requests" in sc)) {
-        dram_requests[key] += $sc["dram_requests"]; load_requests[key] += $sc["requests"]
-        for (r = 1; r <= nreuse; r++) if (("beyond_" reuse[r]) in sc) beyond_requests[key, r] += $sc["beyond_" reuse[r]]
-    }
-    next
-}
-# ---- the trace build's lines: wave-level runs, and on the critical path
-file == 2 {
-    if (FNR == 1) { for (i = 1; i <= NF; i++) lc[$i] = i; next }
-    split($lc["line"], loc, ":")
-    line_runs[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["wave_runs"]
-    if ("critical_runs" in lc) line_critical[$lc["kernel"] SUBSEP base(loc[1]) ":" loc[2]] = $lc["critical_runs"]
-    next
-}
+# ---- the trace build's sites and lines (trace_tables.awk)
+file == 1 { read_site_row(); next }
+file == 2 { read_line_row(); next }
 # ---- ptxas -v: registers and shared memory per kernel
 file == 3 {
     if (match($0, /Compiling entry function '[^']*'/)) {
@@ -604,9 +580,7 @@ END {
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
            "flops_per_lane\tcas_loops\tinstructions\twaves_per_simd\tregisters\tshared_bytes\tspill_bytes%s\n",
            critical ? "\tcritical_instructions" : "" > mix
-    printf "kernel\tcounter\truns\tdistance\tline\tdram_share" > waits
-    for (r = 1; r <= nreuse; r++) printf "\tbeyond_%s_share", reuse[r] > waits
-    printf "%s\n", critical ? "\tcritical_runs" : "" > waits
+    write_waits_header(critical)
     if (lines_out != "") printf "kernel\tline\tvalu\tsalu\tsmem\tvmem\tlds\tbranch\tinstructions\n" > lines_out
     # The compiled bytes of each line's memory instructions (the anchors' copies).
     for (x = 1; x <= nk; x++) {
@@ -670,27 +644,13 @@ END {
                     runs = (rw < 0 || rl < 0) ? -1 : (rw < rl ? rw : rl)
                     total[runs < 0 ? "per_wave" : "counted", "wait"] += runs < 0 ? 1 : runs
                     wline = resolve(insn_line[k, lb, sched[lb, wait_load_p[b, p, kind]]])
-                    key = k SUBSEP wline
-                    share = kind == "vm" && load_requests[key] > 0 ? sprintf("%.4f", dram_requests[key] / load_requests[key]) : "-"
-                    for (r = 1; r <= nreuse; r++)
-                        share = share "\t" (share ~ /^-/ ? "-" : sprintf("%.4f", beyond_requests[key, r] / load_requests[key]))
+                    share = wait_shares(k SUBSEP wline, kind == "vm")
                     crit = (runs < 0 ? traced_waves[k] : runs) * critical_share(k, rw >= 0 && (rl < 0 || rw <= rl) ? b : lb)
                     printf "%s\t%s\t%s\t%d\t%s\t%s", k, kind, runs < 0 ? "per_wave" : runs, wait_distance[b, p, kind], wline, share > waits
                     printf "%s", (critical ? sprintf("\t%.1f\n", crit) : "\n") > waits
                 }
-        if (lines_out != "")
-            for (j = 1; j <= nlines; j++) {
-                l = line_list[j]
-                printf "%s\t%s", k, l > lines_out
-                split("valu salu smem vmem lds branch all", lcols, " ")
-                for (q = 1; q <= 7; q++)
-                    printf "\t%.0f+%.0f", at_line[l, "counted", lcols[q]], at_line[l, "per_wave", lcols[q]] > lines_out
-                printf "\n" > lines_out
-            }
-        printf "%s", k > mix
-        split("valu salu smem vmem_load vmem_store vmem_atomic lds branch wait barrier flops", cols, " ")
-        for (j = 1; j <= 11; j++)
-            printf "\t%.0f+%.0f", total["counted", cols[j]], total["per_wave", cols[j]] > mix
+        if (lines_out != "") write_line_rows(k)
+        write_mix_counts(k)
         printf "\t%d\t%.0f+%.0f\t%g\t%d\t%d\t%d", cas, total["counted", "all"], total["per_wave", "all"], occupancy(k),
             registers_of[k], smem_of[k], spill_of[k] > mix
         printf "%s", (critical ? sprintf("\t%.0f\n", critical_total) : "\n") > mix
