@@ -259,31 +259,12 @@ function anchor_runs(k, b,    i, op, c, sp, key, copies, runs, best, l) {
     return best
 }
 
-# Of a block's runs (summed over waves), the share its barrier phases'
-# busiest waves made (critical_runs, summed over blocks): in a loop, the
-# share of the line whose anchor sets the loop's trip count (so, like the
-# runs, the same for the same machine code); elsewhere its main traced
-# line's; with neither, a wave's share of its block (blocks / waves: the
-# average wave, as if the block's waves shared its work evenly).
-function critical_share(k, b,    i, key, held, most, best, loop, x, trips) {
-    best = ""
-    loop = block_loop[k, b]; trips = -1
-    if (block_depth[k, b] && loop != "")
-        for (x = 1; x <= nblocks[k]; x++)
-            if (block_loop[k, x] == loop && block_depth[k, x] && anchor_runs(k, x) > trips) {
-                trips = anchor_runs(k, x); best = anchor_line[k, x]
-            }
-    if (best != "" && (best in line_critical) && line_runs[best] > 0) return line_critical[best] / line_runs[best]
-    best = ""
-    split("", held)
-    most = 0
-    for (i = 1; i <= ni[k, b]; i++) {
-        key = k SUBSEP insn_line[k, b, i]
-        if ((key in line_critical) && line_runs[key] > 0 && ++held[key] > most) { most = held[key]; best = key }
-    }
-    if (best != "") return line_critical[best] / line_runs[best]
-    return traced_waves[k] > 0 ? traced_blocks[k] / traced_waves[k] : 1
-}
+
+# What trace_tables.awk's critical_share asks of a block: in a loop? in the
+# same innermost loop as another? the source line of its i-th instruction?
+function in_loop(k, b) { return block_depth[k, b] && block_loop[k, b] != "" }
+function same_loop(k, x, b) { return block_depth[k, x] && block_loop[k, x] == block_loop[k, b] }
+function line_at(k, b, i) { return insn_line[k, b, i] }
 
 # The runs of the traced line most of a block's instructions belong to; -1: none.
 function line_runs_of(k, b,    i, key, held, most, best) {

@@ -372,28 +372,11 @@ function anchor_runs(k, b,    i, c, key, sp, copies, runs, best) {
     return best
 }
 
-# Of a block's runs, the share its barrier phases' busiest warps made, as
-# isa_facts.awk's critical_share: in a loop, that of the line whose anchor
-# sets the loop's trip count; elsewhere its main traced line's; with
-# neither, a warp's share of its block.
-function critical_share(k, b,    i, key, held, most, best, x, trips) {
-    best = ""
-    if (loop_of[b]) {
-        trips = -1
-        for (x = 1; x <= nblocks[k]; x++)
-            if (loop_of[x] == loop_of[b] && anchor_runs(k, x) > trips) { trips = anchor_runs(k, x); best = anchor_line[k, x] }
-        if (best != "" && (best in line_critical) && line_runs[best] > 0) return line_critical[best] / line_runs[best]
-    }
-    best = ""
-    split("", held)
-    most = 0
-    for (i = 1; i <= ni[k, b]; i++) {
-        key = k SUBSEP resolve(insn_line[k, b, i])
-        if ((key in line_critical) && line_runs[key] > 0 && ++held[key] > most) { most = held[key]; best = key }
-    }
-    if (best != "") return line_critical[best] / line_runs[best]
-    return traced_waves[k] > 0 ? traced_blocks[k] / traced_waves[k] : 1
-}
+# What trace_tables.awk's critical_share asks of a block (as isa_facts.awk).
+function in_loop(k, b) { return loop_of[b] != 0 }
+function same_loop(k, x, b) { return loop_of[x] == loop_of[b] }
+function line_at(k, b, i) { return resolve(insn_line[k, b, i]) }
+
 # How often block b of kernel k ran, per the rules at the top (-1: once per warp).
 function block_runs(k, b,    a, l, i, key, held, most, best) {
     if (!loop_of[b]) return once_per_wave_or_fewer(k, b)

@@ -73,3 +73,29 @@ function write_mix_counts(k,    cols, j) {
     for (j = 1; j <= 11; j++)
         printf "\t%.0f+%.0f", total["counted", cols[j]], total["per_wave", cols[j]] > mix
 }
+
+# Of a block's runs (summed over waves), the share its barrier phases'
+# busiest waves made (critical_runs, summed over blocks): in a loop, the
+# share of the line whose anchor sets the loop's trip count (so, like the
+# runs, the same for the same machine code); elsewhere its main traced
+# line's; with neither, a wave's share of its block (blocks / waves: the
+# average wave, as if the block's waves shared its work evenly). The script
+# gives in_loop, same_loop, line_at and anchor_runs (which sets anchor_line).
+function critical_share(k, b,    i, key, held, most, best, x, trips) {
+    best = ""
+    if (in_loop(k, b)) {
+        trips = -1
+        for (x = 1; x <= nblocks[k]; x++)
+            if (same_loop(k, x, b) && anchor_runs(k, x) > trips) { trips = anchor_runs(k, x); best = anchor_line[k, x] }
+        if (best != "" && (best in line_critical) && line_runs[best] > 0) return line_critical[best] / line_runs[best]
+    }
+    best = ""
+    split("", held)
+    most = 0
+    for (i = 1; i <= ni[k, b]; i++) {
+        key = k SUBSEP line_at(k, b, i)
+        if ((key in line_critical) && line_runs[key] > 0 && ++held[key] > most) { most = held[key]; best = key }
+    }
+    if (best != "") return line_critical[best] / line_runs[best]
+    return traced_waves[k] > 0 ? traced_blocks[k] / traced_waves[k] : 1
+}
