@@ -297,7 +297,7 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     case MODEL_TERM_latency:
         snprintf(out->why, sizeof out->why,
                  "latency: %.0f dependent memory round trip%s per wave, a %.0f-cycle critical path per block, "
-                 "%.0f block%s per CU at a time (%.2g wave%s per SIMD)", trips, plural(trips), path,
+                 "%.0f block%s per CU at a time (%.2g wave%s per SIMD over the launch)", trips, plural(trips), path,
                  out->resident_blocks, plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
         break;
     case MODEL_TERM_lds:
