@@ -313,7 +313,9 @@ static void rereads_beyond_l1_go_to_l2(void **state) {
 }
 
 /* How the sides overlap (Hong and Kim 2009), once per launch. 16 blocks of 4
- * waves on 2 CUs: 8 blocks a CU, all resident (8 waves a SIMD), one batch. Each wave issues
+ * waves on 2 CUs: 8 blocks a CU, all resident (8 waves a SIMD), one batch.
+ * Memory-bound: a wave's 50,000 cycles of waits outlast the 7 x 4,000 the
+ * others compute. Each wave issues
  * 1,000 instructions (4,000 cycles) and waits 100 times on DRAM (500 each):
  * a 54,000-cycle path binds, and after the last return the 7 other waves'
  * computation per round trip (4,000 / 100 = 40 cycles each) follows: 280
@@ -341,6 +343,19 @@ static void the_other_side_shows_past_the_binding_term(void **state) {
     model_kernel(&d, &c, &code, &wait, 1, &r);
     assert_int_equal(r.binding, MODEL_TERM_valu);
     assert_float_equal(r.term_ms[MODEL_TERM_valu], MS(320000), 1e-12);
+    assert_float_equal(r.overlap_ms, MS(500), 1e-12);
+    /* A path that binds but is mostly issue: 10,000 instructions a wave
+     * (40,000 cycles), 1,000 of them VALU, and one DRAM wait: 40,500 cycles
+     * against the VALU's 8 x 4,000. Its waits (500) are far less than what
+     * the other 7 waves compute (7 x 40,000): compute-bound in Hong and
+     * Kim's sense, so one exposed round trip follows, not 7 waves' work. */
+    code.instructions = 64 * 10000;
+    code.valu = 64 * 1000;
+    wait = memory_wait(64);
+    wait.dram_share = 1;
+    model_kernel(&d, &c, &code, &wait, 1, &r);
+    assert_int_equal(r.binding, MODEL_TERM_latency);
+    assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(40500), 1e-12);
     assert_float_equal(r.overlap_ms, MS(500), 1e-12);
 }
 

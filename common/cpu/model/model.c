@@ -100,9 +100,8 @@ static double beyond(double working_set, double capacity) {
     return working_set > capacity && working_set > 0 ? 1 - capacity / working_set : 0;
 }
 
-static int is_memory_term(int t) {
-    return t == MODEL_TERM_dram || t == MODEL_TERM_l2 || t == MODEL_TERM_l1 || t == MODEL_TERM_lds ||
-           t == MODEL_TERM_latency;
+static int is_bandwidth_term(int t) {
+    return t == MODEL_TERM_dram || t == MODEL_TERM_l2 || t == MODEL_TERM_l1 || t == MODEL_TERM_lds;
 }
 
 void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const ModelWait *waits,
@@ -255,21 +254,27 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     for (int t = 1; t < MODEL_TERM_COUNT; t++)
         if (out->term_ms[t] > out->term_ms[out->binding]) out->binding = t;
     /* The terms overlap, but not wholly (Hong and Kim, ISCA 2009, section 3:
-     * the cases of their execution-time equations). Bound by memory, the
-     * last memory period is followed by the computation of the other
-     * resident waves that waited behind it: (resident - 1) times a wave's
-     * computation per round trip (their Comp_p x (MWP - 1)). Bound by issue,
-     * one memory round trip is left that no other wave's work covers (their
-     * + Mem_L): here its exposed part. Their equations charge this once per
-     * repetition, for waves run in synchronous batches; a GPU hands a CU the
-     * next block as soon as one retires, so the batches flow into each other
-     * and only each launch's last one leaves it exposed: once per launch.
-     * Atomics on one address serialise everything behind them: nothing. */
+     * the cases of their execution-time equations). A kernel is memory-bound
+     * when its waves' memory periods outlast what the other resident waves
+     * compute meanwhile: a wave's exposed waits at least (resident - 1)
+     * times its computation (their CWP >= MWP), and always when a bandwidth
+     * term binds. Then the last memory period is followed by the computation
+     * of the other resident waves that waited behind it, (resident - 1)
+     * times a wave's computation per round trip (their Comp_p x (MWP - 1)).
+     * Otherwise it is compute-bound, and one memory round trip is left that
+     * no other wave's work covers (their + Mem_L): here its exposed part.
+     * Their equations charge this once per repetition, for waves run in
+     * synchronous batches; a GPU hands a CU the next block as soon as one
+     * retires, so the batches flow into each other and only each launch's
+     * last one leaves it exposed: once per launch. Atomics on one address
+     * serialise everything behind them: nothing. */
     if (trips > 0 && out->binding != MODEL_TERM_atomic) {
-        const double compute_per_trip = code->instructions * per_wave * d->valu_issue_cycles / trips;
-        out->overlap_ms = is_memory_term(out->binding)
-                              ? launches * compute_per_trip * max2(0, out->resident - 1) * ms_per_cycle
-                              : launches * exposed_per_wave / trips * ms_per_cycle;
+        const double compute_per_wave = code->instructions * per_wave * d->valu_issue_cycles;
+        const double others = max2(0, out->resident - 1);
+        const int memory_bound = is_bandwidth_term(out->binding) ||
+                                 (out->binding == MODEL_TERM_latency && exposed_per_wave >= others * compute_per_wave);
+        out->overlap_ms = memory_bound ? launches * compute_per_wave / trips * others * ms_per_cycle
+                                       : launches * exposed_per_wave / trips * ms_per_cycle;
     }
     out->model_ms = out->term_ms[out->binding] + out->overlap_ms + out->launch_ms;
     out->launch_bound = out->launch_ms > out->term_ms[out->binding] + out->overlap_ms;
