@@ -357,6 +357,12 @@ static void the_other_side_shows_past_the_binding_term(void **state) {
     assert_int_equal(r.binding, MODEL_TERM_latency);
     assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(40500), 1e-12);
     assert_float_equal(r.overlap_ms, MS(500), 1e-12);
+    /* Ten LDS waits a wave too (50 cycles each): they lengthen the path by
+     * 500, but they are no memory period: still one DRAM trip's 500 after it. */
+    ModelWait both[2] = {wait, wait_of(MODEL_WAIT_LDS, 64 * 10, NAN, NAN)};
+    model_kernel(&d, &c, &code, both, 2, &r);
+    assert_float_equal(r.term_ms[MODEL_TERM_latency], MS(41000), 1e-12);
+    assert_float_equal(r.overlap_ms, MS(500), 1e-12);
 }
 
 /* 64 waves on 8 SIMDs: 8 each; the compiler allows 2 resident, so a SIMD

@@ -225,11 +225,15 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
      * cycles. Resident blocks overlap, so the busiest CU takes one path per
      * batch of them. */
     double path = code->instructions * per_wave * d->valu_issue_cycles, exposed_per_wave = 0, trips = 0;
+    double memory_exposed_per_wave = 0; /* of it, the waits on global memory (the overlap's Mem) */
     int critical = !isnan(code->critical_instructions) && c->blocks > 0;
     for (size_t i = 0; i < wait_count; i++) {
         const double e = exposed(d, &waits[i], out);
         exposed_per_wave += waits[i].runs * per_wave * e;
-        if (waits[i].counter == MODEL_WAIT_MEMORY) trips += waits[i].runs * per_wave;
+        if (waits[i].counter == MODEL_WAIT_MEMORY) {
+            trips += waits[i].runs * per_wave;
+            memory_exposed_per_wave += waits[i].runs * per_wave * e;
+        }
         if (isnan(waits[i].critical_runs)) critical = 0;
     }
     path += exposed_per_wave;
@@ -256,9 +260,10 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     /* The terms overlap, but not wholly (Hong and Kim, ISCA 2009, section 3:
      * the cases of their execution-time equations). A kernel is memory-bound
      * when its waves' memory periods outlast what the other resident waves
-     * compute meanwhile: a wave's exposed waits at least (resident - 1)
-     * times its computation (their CWP >= MWP), and always when a bandwidth
-     * term binds. Then the last memory period is followed by the computation
+     * compute meanwhile: a wave's exposed waits on global memory at least
+     * (resident - 1) times its computation (their CWP >= MWP; LDS, scalar
+     * and shuffle waits are not their memory periods), and always when a
+     * bandwidth term binds. Then the last memory period is followed by the computation
      * of the other resident waves that waited behind it, (resident - 1)
      * times a wave's computation per round trip (their Comp_p x (MWP - 1)).
      * Otherwise it is compute-bound, and one memory round trip is left that
@@ -272,9 +277,9 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
         const double compute_per_wave = code->instructions * per_wave * d->valu_issue_cycles;
         const double others = max2(0, out->resident - 1);
         const int memory_bound = is_bandwidth_term(out->binding) ||
-                                 (out->binding == MODEL_TERM_latency && exposed_per_wave >= others * compute_per_wave);
+                                 (out->binding == MODEL_TERM_latency && memory_exposed_per_wave >= others * compute_per_wave);
         out->overlap_ms = memory_bound ? launches * compute_per_wave / trips * others * ms_per_cycle
-                                       : launches * exposed_per_wave / trips * ms_per_cycle;
+                                       : launches * memory_exposed_per_wave / trips * ms_per_cycle;
     }
     out->model_ms = out->term_ms[out->binding] + out->overlap_ms + out->launch_ms;
     out->launch_bound = out->launch_ms > out->term_ms[out->binding] + out->overlap_ms;
