@@ -107,11 +107,16 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
     # The five kernels, in launch order, then the iteration; each median > 0,
     # and the shares add up to about the iteration. Loosely: a sum of medians
     # is not the median of sums, and the executor's wall clock on a loaded
-    # 2-core machine is noisy (3 iterations once summed to 0.89 in CI). The
+    # 2-core machine is noisy (3 iterations once summed to 0.89 in CI). With
+    # both cores busy (the other test lane tracing a chapter), the scheduler
+    # takes the CPU away once in about every iteration of 2.3 ms, mostly
+    # between launches, where no kernel's time holds it: the shares then sum
+    # to about 0.37 (seen in 4 of 8 runs with two busy loops beside them). The
     # kernel list is checked exactly below; this bound catches gross errors,
-    # such as a time counted twice or shares not divided by the iteration.
+    # such as a time counted twice (2) or shares not divided by the iteration
+    # (its ms).
     run awk -F'\t' 'NR > 1 { kernels = kernels $3 " "; if ($4 <= 0) bad = 1; if ($3 !~ /^\(/) share += $5 }
-        END { print kernels; if (bad || share < 0.6 || share > 1.4) exit 1 }' "$tsv"
+        END { print kernels; if (bad || share < 0.2 || share > 1.4) exit 1 }' "$tsv"
     echo "$output"
     [ "$status" -eq 0 ]
     [ "$output" = "forward_scores residual_loss sum_records gradient update (iteration) " ]
