@@ -378,35 +378,13 @@ function same_loop(k, x, b) { return loop_of[x] == loop_of[b] }
 function line_at(k, b, i) { return resolve(insn_line[k, b, i]) }
 
 # How often block b of kernel k ran, per the rules at the top (-1: once per warp).
-function block_runs(k, b,    a, l, i, key, held, most, best) {
+function block_runs(k, b,    a, l) {
     if (!loop_of[b]) return once_per_wave_or_fewer(k, b)
     a = anchor_runs(k, b)
     if (a >= 0) return a
     l = loop_of[b]
     if (loop_trips[l] >= 0) return loop_trips[l]
-    split("", held); most = 0; best = -1
-    for (i = 1; i <= ni[k, b]; i++) {
-        key = k SUBSEP resolve(insn_line[k, b, i])
-        if ((key in line_runs) && ++held[key] > most) { most = held[key]; best = line_runs[key] }
-    }
-    return best
-}
-# A block in no loop, if the kernel's warps are known: the most that any of
-# its traced lines ran (its wave runs, or its sites' requests), leaving out
-# lines that ran more often than the kernel has warps; that if fewer than the
-# warps, else -1 (once per warp).
-function once_per_wave_or_fewer(k, b,    i, key, runs, most) {
-    if (!(k in traced_waves)) return -1
-    most = -1
-    for (i = 1; i <= ni[k, b]; i++) {
-        key = k SUBSEP resolve(insn_line[k, b, i])
-        runs = -1
-        if (key in line_runs) runs = line_runs[key] + 0
-        if ((key in site_runs) && site_runs[key] + 0 > runs) runs = site_runs[key] + 0
-        if (runs > traced_waves[k]) continue
-        if (runs > most) most = runs
-    }
-    return most >= 0 && most < traced_waves[k] ? most : -1
+    return line_runs_of(k, b)
 }
 
 # The issue order of block b (the header's schedule): sched[b, p] is the

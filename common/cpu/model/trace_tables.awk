@@ -99,3 +99,33 @@ function critical_share(k, b,    i, key, held, most, best, x, trips) {
     if (best != "") return line_critical[best] / line_runs[best]
     return traced_waves[k] > 0 ? traced_blocks[k] / traced_waves[k] : 1
 }
+
+# The runs of the traced line most of a block's instructions belong to; -1: none.
+function line_runs_of(k, b,    i, key, held, most, best) {
+    best = -1
+    split("", held)
+    most = 0
+    for (i = 1; i <= ni[k, b]; i++) {
+        key = k SUBSEP line_at(k, b, i)
+        if ((key in line_runs) && ++held[key] > most) { most = held[key]; best = line_runs[key] }
+    }
+    return best
+}
+
+# A block in no loop, if the kernel's waves are known: the most that any of
+# its traced lines ran (its wave runs, or its sites' requests), leaving out
+# lines that ran more often than the kernel has waves; that if fewer than the
+# waves, else -1 (once per wave).
+function once_per_wave_or_fewer(k, b,    i, key, runs, most) {
+    if (!(k in traced_waves)) return -1
+    most = -1
+    for (i = 1; i <= ni[k, b]; i++) {
+        key = k SUBSEP line_at(k, b, i)
+        runs = -1
+        if (key in line_runs) runs = line_runs[key] + 0
+        if ((key in site_runs) && site_runs[key] + 0 > runs) runs = site_runs[key] + 0
+        if (runs > traced_waves[k]) continue # a loop's line, peeled or unrolled here
+        if (runs > most) most = runs
+    }
+    return most >= 0 && most < traced_waves[k] ? most : -1
+}
