@@ -302,17 +302,17 @@ if [ -n "$profiles" ]; then
 fi
 
 mv "$work/compare.tsv" "$out_dir/compare.tsv"
-[ "$format" = none ] || mv "$picture" "$out_dir/compare.$format"
+[ "$format" = none ] || { mv "$picture" "$out_dir/compare.$format"; picture_note=" and $out_dir/compare.$format"; }
 if [ -n "$profiles" ]; then
     [ "$format" = none ] || mv "$timed_picture" "$out_dir/compare-executor.$format"
     mv "$work/model.tsv" "$out_dir/compare-model.tsv"
     mv "$work/counters.tsv" "$out_dir/compare-counters.tsv"
     echo
-    column -t -s $'\t' <(cut -f 1-7 "$out_dir/compare-model.tsv")
+    print_table <(cut -f 1-7 "$out_dir/compare-model.tsv")
     echo "compare: wrote $out_dir/compare-model.tsv and $out_dir/compare.$format (modelled from the executor's counts)," \
         "$out_dir/compare-counters.tsv (the counters the lessons move) and $out_dir/compare-executor.$format (the executor's own times)"
 fi
 echo
-column -t -s $'\t' <(cut -f 1,7-9,12,14 "$out_dir/compare.tsv")
-echo "compare: wrote $out_dir/compare.tsv and $out_dir/compare.$format in $(clock $(($(now_ms) - started)))" \
+print_table <(cut -f 1,7-9,12,14 "$out_dir/compare.tsv")
+echo "compare: wrote $out_dir/compare.tsv${picture_note:-} in $(clock $(($(now_ms) - started)))" \
     "($count chapters, $iters iterations x $repeats run(s), platform $platform)"

@@ -27,18 +27,19 @@ setup() {
     cd "$BATS_TEST_DIRNAME/.." || return 1
 }
 
-@test "gpu-report on the CPU platform: every step runs or says why not, into six files" {
+@test "gpu-report on the CPU platform: every step runs or says why not, into seven files" {
     cat "$BATS_FILE_TMPDIR/report.out"
     run grep -q '^status ' "$BATS_FILE_TMPDIR/report.out"
     [ "$status" -eq 1 ]
-    [ "$(ls "$REPORT" | tr '\n' ' ')" = "compare.tsv env.tsv kernels.tsv log.txt ncu.tsv report.tsv " ]
+    [ "$(ls "$REPORT" | tr '\n' ' ')" = "compare.tsv env.tsv kernels.tsv log.txt ncu.tsv report.tsv validation.tsv " ]
     # the steps in order, each ok or skipped with its reason
-    [ "$(cut -f 1 "$REPORT/report.tsv" | tr '\n' ' ')" = "step env build check sanitize compare tune ncu torch chapter09 " ]
+    [ "$(cut -f 1 "$REPORT/report.tsv" | tr '\n' ' ')" = "step env build check sanitize compare tune ncu validation torch chapter09 " ]
     for step in env build check compare tune chapter09; do
         grep -q "^$step"$'\tok\t' "$REPORT/report.tsv" || { grep "^$step" "$REPORT/report.tsv"; return 1; }
     done
     grep -q $'^sanitize\tskipped\t0\tcompute-sanitizer is NVIDIA\'s; platform cpu$' "$REPORT/report.tsv"
     grep -q $'^ncu\tskipped\t0\t' "$REPORT/report.tsv"
+    grep -q $'^validation\tskipped\t0\t' "$REPORT/report.tsv"
     grep -q $'^torch\tskipped\t0\t' "$REPORT/report.tsv"
     # the check ran every GPU chapter at both sizes
     grep -q $'^check\tok\t[0-9]*\t18 of 18 chapter-and-size checks match' "$REPORT/report.tsv"
@@ -48,6 +49,7 @@ setup() {
     grep -q $'^device\tthe CPU executor (HIP_PLATFORM=cpu), no GPU$' "$REPORT/env.tsv"
     grep -q $'^date\t[0-9]\\{4\\}-[0-9][0-9]-[0-9][0-9]$' "$REPORT/env.tsv"
     [ ! -s "$REPORT/ncu.tsv" ]
+    [ ! -s "$REPORT/validation.tsv" ]
 }
 
 @test "gpu-report: nothing in its folder is overwritten; a bad option or a missing dataset is named" {
@@ -120,7 +122,8 @@ setup() {
 
 # A sample in ncu's documented --csv --page details form: a program's own
 # output first, one row per launch and metric, a kernel name with commas in
-# quotes, a value with thousands separators, times in usecond and nsecond.
+# quotes, a value with thousands separators, times in usecond and in "ns" (the
+# short form an H100's ncu 2025.3 printed, 2026-11-26).
 ncu_sample() {
     local head='"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"'
     local k1='"forward_scores(const float *, const float *, float *, int)"' k2='"update(float *, const float *, float, int)"'
@@ -134,7 +137,7 @@ ncu_sample() {
     row 0 "$k1" dram__bytes_read.sum Mbyte 2.50
     row 0 "$k1" dram__bytes_write.sum Kbyte 500
     row 0 "$k1" sm__warps_active.avg.pct_of_peak_sustained_active % 40
-    row 1 "$k2" gpu__time_duration.sum nsecond 4,000
+    row 1 "$k2" gpu__time_duration.sum ns 4,000
     row 1 "$k2" sm__warps_active.avg.pct_of_peak_sustained_active % 10
     row 2 "$k1" gpu__time_duration.sum usecond 500
     row 2 "$k1" l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum sector 2,000
@@ -157,6 +160,12 @@ ncu_sample() {
     run awk -v chapter=x -f common/scripts/ncu_table.awk <(echo "==PROF== nothing profiled")
     [ "$status" -eq 1 ]
     [[ $output == *'no ncu --csv header ("Kernel Name", "Metric Name", "Metric Value")'* ]]
+    # a time in a unit the table does not know: an error naming it, not a number in the wrong unit
+    ncu_sample | sed 's/"usecond","1,500.00"/"fortnight","1,500.00"/' >"$BATS_TEST_TMPDIR/odd.csv"
+    run awk -v chapter=x -f common/scripts/ncu_table.awk "$BATS_TEST_TMPDIR/odd.csv"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"gpu__time_duration.sum comes in 'fortnight', a time unit this table does not know"* ]]
 }
 
 @test "gpu-bundle lists the four dataset files to carry; the PyTorch baseline compiles and says so without torch" {

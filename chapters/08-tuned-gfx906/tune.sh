@@ -100,7 +100,7 @@ for set in $TUNE_SETS; do
 done
 
 echo
-column -t -s "$(printf '\t')" "$summary"
+print_table "$summary"
 best=$(awk -F'\t' 'NR > 1 && $3 != "" && (best == "" || $3 + 0 < low) { best = $1 "\t" $2 "\t" $3; low = $3 + 0 }
     END { print best }' "$summary")
 if [ -z "$best" ]; then

@@ -25,18 +25,21 @@
 # CPU reference at each size), sanitize (compute-sanitizer's memcheck,
 # racecheck, initcheck and synccheck on every chapter, a small slice),
 # compare (plots/compare.sh, --kernel-times too), tune (make tune), ncu
-# (Nsight Compute's counters per kernel), torch (the same training step in
-# PyTorch, common/scripts/torch_baseline.py), chapter09 (its epochs).
+# (Nsight Compute's counters per kernel), validation (the time model's
+# validation programs, timed by Nsight Compute), torch (the same training
+# step in PyTorch, common/scripts/torch_baseline.py), chapter09 (its epochs).
 # On the CPU platform the executor stands in for the GPU; ncu, the
-# sanitizers and torch are skipped.
+# sanitizers, the validation timings and torch are skipped.
 #
-# Writes into OUT_DIR these six files and nothing else (make gpu-import
+# Writes into OUT_DIR these seven files and nothing else (make gpu-import
 # reads them):
 #   report.tsv   step, status (ok, failed, skipped, cut short), seconds, note
 #   env.tsv      what ran it: date, platform, device, driver, compilers, tools
 #   compare.tsv  plots/compare.sh's table, with PyTorch's rows when torch ran
 #   kernels.tsv  --kernel-times: per chapter and kernel, median ms and share
 #   ncu.tsv      Nsight Compute's counters per chapter and kernel (ncu_table.awk)
+#   validation.tsv  the model's validation programs timed per kernel by
+#                Nsight Compute (file, kernel, launches, ms)
 #   log.txt      every step's command and output
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -58,7 +61,7 @@ case $platform in nvidia | amd | cpu) ;; *) die "--platform must be nvidia, amd 
 [ -d "$dataset" ] || die "$dataset: no such folder (the four MNIST files go there: make gpu-bundle)"
 [ ! -e "$out" ] || [ -d "$out" ] || die "$out exists and is not a folder"
 mkdir -p "$out"
-for file in report.tsv env.tsv compare.tsv kernels.tsv ncu.tsv log.txt; do
+for file in report.tsv env.tsv compare.tsv kernels.tsv ncu.tsv validation.tsv log.txt; do
     [ ! -e "$out/$file" ] || die "$out/$file exists: give an empty or new folder (nothing is overwritten)"
 done
 
@@ -197,7 +200,9 @@ do_tune() {
 step tune 40 do_tune
 
 # Nsight Compute: the counters the executor reports, per kernel launch, in
-# ncu's documented CSV form (--csv --page details), folded by ncu_table.awk.
+# ncu's documented CSV form (--csv --page details), folded by ncu_table.awk;
+# at the GPU's own clocks (ncu locks them to base by default, which made its
+# times 5-22% longer than the events' on an H100, 2026-11-26).
 NCU_METRICS=gpu__time_duration.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 NCU_METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 NCU_METRICS+=,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum
@@ -207,7 +212,7 @@ do_ncu() {
     local chapter
     for chapter in $LINEAR; do
         echo "--- ncu $chapter"
-        ncu --csv --page details --metrics "$NCU_METRICS" "$build/$chapter" "$dataset" 2 \
+        ncu --csv --page details --clock-control none --metrics "$NCU_METRICS" "$build/$chapter" "$dataset" 2 \
             ${limit:+--train-limit "$limit"} --quiet >"$work/ncu-$chapter.csv"
         awk -v chapter="$chapter" -f common/scripts/ncu_table.awk "$work/ncu-$chapter.csv" >>"$work/ncu.tsv"
     done
@@ -220,6 +225,34 @@ elif ! command -v ncu >/dev/null; then
     skip ncu "ncu is not installed"
 else
     step ncu 70 do_ncu
+fi
+
+# The time model's validation programs (common/cpu/model/validation/), built
+# with nvcc and timed kernel by kernel with Nsight Compute at the GPU's own
+# clocks (--clock-control none; caches flushed between kernels, ncu's
+# default), at the sizes their published times used: the measured set that
+# validate.sh puts beside the model's column for this device.
+do_validation() {
+    local source name
+    mkdir -p "$build/validation"
+    for source in common/cpu/model/validation/*.hip; do
+        name=$(basename "$source" .hip)
+        echo "--- validation $name"
+        nvcc -O3 -std=c++17 -arch="${NV_ARCH:-sm_90}" -x cu -Icommon/gpu/nvidia -Icommon "$source" -o "$build/validation/$name"
+        ncu --csv --page details --clock-control none --metrics gpu__time_duration.sum "$build/validation/$name" \
+            >"$work/validation-$name.csv"
+        awk -v chapter="$name.hip" -f common/scripts/ncu_table.awk "$work/validation-$name.csv" >>"$work/validation.tsv"
+    done
+    awk -F '\t' 'NR == 1 { print "file\tkernel\tlaunches\tms"; next } $1 != "chapter" { print $1 "\t" $2 "\t" $3 "\t" $4 }' \
+        "$work/validation.tsv" >"$out/validation.tsv"
+    note_line "$(($(wc -l <"$out/validation.tsv") - 1)) validation kernels timed by Nsight Compute"
+}
+if [ "$platform" != nvidia ]; then
+    skip validation "Nsight Compute is NVIDIA's; platform $platform"
+elif ! command -v ncu >/dev/null; then
+    skip validation "ncu is not installed"
+else
+    step validation 60 do_validation
 fi
 
 do_torch() {
@@ -249,7 +282,8 @@ if [ ${#others[@]} -eq 0 ]; then skip chapter09 "no chapter 09"; else step chapt
 [ -e "$out/compare.tsv" ] || : >"$out/compare.tsv"
 [ -e "$out/kernels.tsv" ] || : >"$out/kernels.tsv"
 [ -e "$out/ncu.tsv" ] || : >"$out/ncu.tsv"
+[ -e "$out/validation.tsv" ] || : >"$out/validation.tsv"
 total=$(($(date +%s) - started))
-column -t -s $'\t' "$report"
+print_table "$report"
 echo "gpu-report: $out/ ($(ls "$out" | tr '\n' ' ')) in $total s of the $budget s budget; make gpu-import DIR=$out folds it in"
 ! grep -q $'\tfailed\t' "$report"

@@ -16,6 +16,10 @@
 #                                  bad argument or setting)
 #   error MESSAGE [DETAIL...]      the same lines, and no exit: for a script
 #                                  that reports every failure, then fails
+#   print_table [FILE]             a tab-separated table (FILE or stdin) in
+#                                  aligned columns, two spaces apart: what
+#                                  `column -t -s TAB` prints, without needing
+#                                  it (a lent GPU machine had no `column`)
 #
 # NAME is SCRIPT_NAME. ERROR_TAG, when set, comes between NAME and MESSAGE:
 # dataset/fetch.sh prints progress lines "dataset: ..." and errors
@@ -39,4 +43,11 @@ die() {
 die_usage() {
     error "$@"
     exit 2
+}
+
+print_table() {
+    awk -F '\t' '{ rows[NR] = $0; for (i = 1; i <= NF; i++) if (length($i) > width[i]) width[i] = length($i) }
+        END { for (r = 1; r <= NR; r++) { n = split(rows[r], f, "\t"); line = ""
+                  for (i = 1; i < n; i++) line = line sprintf("%-" width[i] + 2 "s", f[i])
+                  print line f[n] } }' "$@"
 }

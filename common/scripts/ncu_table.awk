@@ -35,16 +35,23 @@ function split_csv(line, fields,    n, i, c, quoted, field) {
     return n
 }
 # A value in the metric's unit, to ms or bytes.
-function scaled(value, unit) {
+# Times come as "nsecond" or, from newer versions, "ns" (an H100's ncu,
+# 2026-11-26); any other time unit stops the table rather than mislabel it.
+function scaled(value, unit, metric) {
     gsub(/,/, "", value)
-    if (unit == "nsecond") return value / 1e6
-    if (unit == "usecond") return value / 1e3
-    if (unit == "msecond") return value
-    if (unit == "second") return value * 1e3
-    if (unit == "Kbyte") return value * 1e3
-    if (unit == "Mbyte") return value * 1e6
-    if (unit == "Gbyte") return value * 1e9
-    if (unit == "Tbyte") return value * 1e12
+    if (unit == "nsecond" || unit == "ns") return value / 1e6
+    if (unit == "usecond" || unit == "us") return value / 1e3
+    if (unit == "msecond" || unit == "ms") return value
+    if (unit == "second" || unit == "s") return value * 1e3
+    if (metric ~ /time_duration/) {
+        printf "ncu_table: %s comes in '%s', a time unit this table does not know\n", metric, unit > "/dev/stderr"
+        failed = 1
+        exit 1
+    }
+    if (unit == "Kbyte" || unit == "KB") return value * 1e3
+    if (unit == "Mbyte" || unit == "MB") return value * 1e6
+    if (unit == "Gbyte" || unit == "GB") return value * 1e9
+    if (unit == "Tbyte" || unit == "TB") return value * 1e12
     return value + 0
 }
 function shown(kernel, metric) { return (kernel SUBSEP metric) in sum }
@@ -62,7 +69,7 @@ header {
     sub(/\(.*/, "", kernel)
     sub(/^void /, "", kernel)
     metric = f[col["Metric Name"]]
-    value = scaled(f[col["Metric Value"]], ("Metric Unit" in col) ? f[col["Metric Unit"]] : "")
+    value = scaled(f[col["Metric Value"]], ("Metric Unit" in col) ? f[col["Metric Unit"]] : "", metric)
     if (!(kernel in seen)) { seen[kernel] = 1; order[++kernels] = kernel }
     sum[kernel, metric] += value
     count[kernel, metric]++
@@ -70,6 +77,7 @@ header {
     rows++
 }
 END {
+    if (failed) exit 1
     if (!header) { print "ncu_table: no ncu --csv header (\"Kernel Name\", \"Metric Name\", \"Metric Value\")" > "/dev/stderr"; exit 1 }
     if (!rows) { print "ncu_table: no kernel rows after the header" > "/dev/stderr"; exit 1 }
     print "chapter\tkernel\tlaunches\tms\tsectors_per_request\tshared_bank_conflicts\tatomic_requests\tdram_bytes\tachieved_occupancy_pct"

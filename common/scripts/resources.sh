@@ -6,6 +6,8 @@
 # TSV is written through TSV.tmp, so a failed run leaves the old table whole.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=common/scripts/lib.sh
+. common/scripts/lib.sh
 tsv=$1
 shift
 mkdir -p build/resources "$(dirname "$tsv")"
@@ -21,4 +23,4 @@ for chapter in "$@"; do
 done
 mv "$tsv.tmp" "$tsv"
 echo "gfx906 resources per kernel (from -Rpass-analysis=kernel-resource-usage; written to $tsv):"
-column -t -s "$(printf '\t')" "$tsv"
+print_table "$tsv"

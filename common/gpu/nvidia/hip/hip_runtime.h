@@ -57,6 +57,11 @@ typedef cudaEvent_t hipEvent_t;
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
 
+/* Clang's non-temporal store (the validation kernels use it): CUDA's nearest
+ * is the streaming store, cached "evict first" (CUDA C++ Programming Guide,
+ * "Load and Store Functions Using Cache Hints"). */
+#define __builtin_nontemporal_store(value, address) __stcs((address), (value))
+
 /* Shuffles: HIP's forms act on the whole wave; CUDA's need the mask of
  * participating lanes, which is every lane for the code in this tutorial. */
 #define TUTORIAL_FULL_MASK 0xffffffffu
