@@ -111,13 +111,47 @@ setup() {
         [ "$status" -eq 1 ]
     done
     grep -q '^  the report.s --check: ok: 18 of 18' "$root/chapters/05-loop-unrolling/README.md"
-    grep -q '^No Nsight Compute counters in this report (skipped: ' "$root/common/cpu/README.md"
+    grep -q '^No GPU kernel times in this report (compare: ok: ' "$root/common/cpu/README.md"
     # a second import changes nothing
     cp -r "$root" "$BATS_TEST_TMPDIR/before"
     common/scripts/gpu_import.sh "$REPORT" --root "$root" --allow-executor >/dev/null
     diff -r "$BATS_TEST_TMPDIR/before" "$root"
     # the repository's own files were not touched
     cmp "$BATS_TEST_TMPDIR/own.md5" <(md5sum README.md chapters/*/README.md plots/compare.tsv common/cpu/README.md)
+}
+
+@test "gpu-import of an H100's report: per kernel, measured beside modelled; the validation programs as the measured set, once" {
+    local root=$BATS_TEST_TMPDIR/root gpu=$BATS_TEST_TMPDIR/gpu
+    mkdir -p "$root" "$gpu"
+    git ls-files | tar -cf - -T - | tar -xf - -C "$root"
+    # the executor's report, relabelled as an H100's, with GPU-event times and validation timings this test writes
+    cp "$REPORT"/report.tsv "$REPORT"/ncu.tsv "$gpu/"
+    sed 's/^platform\t.*/platform\tnvidia/; s/^device\t.*/device\tNVIDIA H100 80GB HBM3/' "$REPORT/env.tsv" >"$gpu/env.tsv"
+    sed 's/\tcpu\tHIP CPU executor (wave64)\t/\tnvidia\tNVIDIA H100 80GB HBM3\t/' "$REPORT/compare.tsv" >"$gpu/compare.tsv"
+    printf 'chapter\tplatform\tkernel\tmedian_ms\tshare\tsamples\tclock\n' >"$gpu/kernels.tsv"
+    printf '08-tuned-gfx906\tnvidia\ttrain_step\t%s\t0.9\t5\tGPU events\n' 0.30 0.10 0.20 >>"$gpu/kernels.tsv"
+    printf '08-tuned-gfx906\tnvidia\tupdate\t0.01\t0.1\t5\tGPU events\n' >>"$gpu/kernels.tsv"
+    printf 'file\tkernel\tlaunches\tms\nbabelstream.hip\tcopy_kernel<double>\t1\t0.19\nharris_transpose.hip\tcopy\t1\t0.0053\n' >"$gpu/validation.tsv"
+    # a model of chapter 08 at the report's size, as make compare leaves it
+    mkdir -p "$root/build/profile/compare/200"
+    printf 'kernel\tdevice\tmodel_ms\ntrain_step\tgfx906\t0.5\ntrain_step\th100\t0.08\nupdate\th100\t0.04\n' \
+        >"$root/build/profile/compare/200/08-tuned-gfx906.model.tsv"
+    run common/scripts/gpu_import.sh "$gpu" --root "$root"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # the median of the three runs (0.20) beside the model's h100 figure, and their ratio
+    grep -q '^| 08-tuned-gfx906 | train_step | 0.2000 | 0.0800 | 0.40 |' "$root/common/cpu/README.md"
+    grep -q '^| 08-tuned-gfx906 | update | 0.0100 | 0.0400 | 4.00 |' "$root/common/cpu/README.md"
+    grep -q '^0 of 2 kernels modelled within 0.5x-2x of the measured time (0%)' "$root/common/cpu/README.md"
+    grep -q '`train_step` 0.2 (0.08), `update` 0.01 (0.04)' "$root/chapters/08-tuned-gfx906/README.md"
+    # the measured set leads published.tsv, each row once, after a second import too
+    common/scripts/gpu_import.sh "$gpu" --root "$root" >/dev/null
+    local published=$root/common/cpu/model/validation/published.tsv
+    [ "$(awk -F '\t' '!/^#/ && NR > 1 { print $1; exit }' "$published")" = measured-h100 ]
+    [ "$(grep -c $'^measured-h100\tno\tbabelstream.hip\tcopy_kernel<double>\th100\t.*\t0.19\t' "$published")" -eq 1 ]
+    [ "$(grep -c '^measured-h100' "$published")" -eq 2 ]
+    # every other row is as it was
+    diff <(grep -v '^measured-h100' common/cpu/model/validation/published.tsv) <(grep -v '^measured-h100' "$published")
 }
 
 # A sample in ncu's documented --csv --page details form: a program's own

@@ -8,11 +8,16 @@
 #                          <!-- gpu-measured:end --> under "## Measured": the
 #                          device, the command, the date, the median ms and the
 #                          --check result (the markers go in first if missing)
-#   common/cpu/README.md   the same markers: per kernel, Nsight Compute's time
-#                          and counters beside the time model's H100 prediction
-#                          and the executor's counts of the same kernel, with
-#                          the ratios, where build/profile/ has the chapter's
-#                          profile (make profile-N; else "not profiled")
+#   common/cpu/README.md   the same markers: per kernel, the GPU events' time
+#                          beside the time model's prediction for the device
+#                          (H100 or H200) and their ratio, where make compare
+#                          left the chapter's profile at the report's size
+#                          (build/profile/compare/IMAGES/; else "not
+#                          profiled"), and Nsight Compute's counters beside the
+#                          executor's counts of the same kernel
+#   common/cpu/model/validation/published.tsv  the validation programs'
+#                          kernels timed on this GPU (validation.tsv), first,
+#                          as the set measured-DEVICE
 #
 #   common/scripts/gpu_import.sh DIR [--root ROOT] [--allow-executor]
 #
@@ -90,6 +95,27 @@ fi
 (cd "$root" && bash "$here/plots/readme_table.sh" --data plots/compare.tsv --ideas plots/chapter_ideas.tsv \
     --chapters chapters --readme README.md)
 
+# kernel_medians: per chapter and kernel, the median of the runs' median ms a
+# launch in the report's kernels.tsv (GPU events), as "chapter TAB kernel TAB ms".
+kernel_medians() {
+    [ -s "$dir/kernels.tsv" ] || return 0
+        awk -F '\t' 'NR > 1 && $3 != "(iteration)" { key = $1 "\t" $3; if (!(key in n)) order[++keys] = key; v[key, ++n[key]] = $4 }
+            END { for (k = 1; k <= keys; k++) { key = order[k]; m = n[key]
+                      for (i = 1; i <= m; i++) a[i] = v[key, i]
+                      for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+                      printf "%s\t%.6f\n", key, (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) } }' "$dir/kernels.tsv"
+}
+
+# the time model's name for the device (common/cpu/model/devices.tsv), if it has one
+case $device in
+*H200*) model_device=h200 ;;
+*H100*) model_device=h100 ;;
+*"Radeon Pro VII"* | *MI50* | *MI60* | *"Vega 20"*) model_device=gfx906 ;;
+*) model_device='' ;;
+esac
+images=$(awk -F '\t' 'NR > 1 && $2 != "cpu" { print $4; exit }' "$root/plots/compare.tsv")
+profiles=$root/build/profile/compare/$images
+[ -d "$profiles" ] || profiles=$root/build/profile
 # 3. Each chapter's measured part.
 check_note=$(awk -F '\t' '$1 == "check" { print $2 ": " $4 }' "$dir/report.tsv")
 for readme in "$root"/chapters/[0-9][0-9]-*/README.md; do
@@ -107,37 +133,86 @@ for readme in "$root"/chapters/[0-9][0-9]-*/README.md; do
         printf '  median %s ms per iteration (fastest %s, slowest %s), %s images, %s iterations x %s runs;\n' \
             "$(printf '%.4g' "$median")" "$(printf '%.4g' "$min")" "$(printf '%.4g' "$max")" "$images" "$iterations" "$repeats"
         echo "  the report's --check: $check_note."
+        kernel_medians | awk -F '\t' -v c="$chapter" -v model="$profiles/$chapter.model.tsv" -v d="$model_device" '
+            BEGIN { while ((getline line < model) > 0) { split(line, f, "\t"); if (f[2] == d) predicted[f[1]] = f[3] } }
+            $1 == c { list = list (list == "" ? "" : ", ") sprintf("`%s` %.4g", $2, $3) (($2 in predicted) ? sprintf(" (%.4g)", predicted[$2]) : "") }
+            END { if (list != "") printf "  per kernel, median ms a launch (GPU events; in brackets the time model'"'"'s %s figure, `make compare`): %s.\n", d, list }'
     } >"$work/block"
     between "$readme" "$begin" '<!-- gpu-measured:end -->' '^## Measured'
     replace "$readme"
 done
 
-# 4. The model against the chip: per kernel, Nsight Compute beside the model.
+# 4. The model against the chip, per kernel: the GPU events' time a launch
+# (kernels.tsv, the median of the runs' medians) beside the time model's
+# prediction for this device, from the profiles make compare made at the
+# report's image count (build/profile/compare/IMAGES/, else build/profile/),
+# then Nsight Compute's counters a launch beside the executor's.
+ncu_clocks=$(value ncu_clocks)
+[ "$ncu_clocks" != unknown ] || ncu_clocks="base (ncu's default; reports before 2026-11-26)"
 {
-    if [ ! -s "$dir/ncu.tsv" ]; then
-        echo "No Nsight Compute counters in this report ($(awk -F '\t' '$1 == "ncu" { print $2 ": " $4 }' "$dir/report.tsv"))."
+    if [ ! -s "$dir/kernels.tsv" ] || [ "$platform" = cpu ]; then
+        echo "No GPU kernel times in this report (compare: $(awk -F '\t' '$1 == "compare" { print $2 ": " $4 }' "$dir/report.tsv"))."
     else
-        echo "Nsight Compute on $device (\`make gpu-report\`, $date) against the time model's H100 prediction and the executor's counts"
-        echo "of the same kernel (\`build/profile/\`, \`make profile-N\` on this machine); ratios are measured / modelled."
+        echo "Measured on $device (\`make gpu-report\`, $date; $images images, GPU events, median a launch) against the time"
+        echo "model's ${model_device:-(no model of this device)} prediction (\`${profiles#"$root"/}\`, made by \`make compare\` on this machine); Nsight Compute's"
+        echo "counters a launch (clocks: $ncu_clocks) beside the executor's counts of the same kernel."
         echo
-        echo "| chapter | kernel | launches | measured ms | modelled H100 ms | ratio | sectors/request (ncu) | segments/request (executor) | shared bank conflicts (ncu) | atomic requests (ncu) | DRAM MB (ncu) | unique MB (executor) | occupancy % (ncu) |"
-        echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-        tail -n +2 "$dir/ncu.tsv" | while IFS=$'\t' read -r chapter kernel launches ms sectors conflicts atomics dram occupancy; do
-            model=$root/build/profile/$chapter.model.tsv counts=$root/build/profile/$chapter.tsv
-            predicted=$( [ -f "$model" ] && awk -F '\t' -v k="$kernel" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                $1 == k && $c["device"] == "h100" { print $c["model_ms"] }' "$model")
-            segments='' unique=''
-            if [ -f "$counts" ]; then
-                read -r segments unique < <(awk -F '\t' -v k="$kernel" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                    $1 == k { printf "%.2f %.1f\n", $c["global_load_segments"] / ($c["global_load_requests"] ? $c["global_load_requests"] : 1), $c["unique_bytes"] / 1e6 }' "$counts")
-            fi
-            ratio=$(awk -v m="$ms" -v p="${predicted:-}" 'BEGIN { if (p + 0 > 0 && m != "-") printf "%.2f", m / p; else printf "-" }')
-            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$chapter" "$kernel" "$launches" "$ms" \
-                "${predicted:-not profiled}" "$ratio" "$sectors" "${segments:--}" "$conflicts" "$atomics" "$(awk -v d="$dram" 'BEGIN { if (d == "-") print "-"; else printf "%.1f", d / 1e6 }')" \
-                "${unique:--}" "$occupancy"
-        done
+        echo "| chapter | kernel | measured ms | modelled ms | model / measured | sectors/request (ncu) | sectors/request (executor) | shared bank conflicts (ncu) | DRAM MB (ncu) | unique MB (executor) | occupancy % (ncu) |"
+        echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        kernel_medians |
+            while IFS=$'\t' read -r chapter kernel measured; do
+                model=$profiles/$chapter.model.tsv counts=$profiles/$chapter.tsv
+                # warps of 32: the executor's wave-32 trace of the same chapter, where make compare made one
+                [ "$model_device" = gfx906 ] || [ ! -f "$profiles/$chapter.w32.tsv" ] || counts=$profiles/$chapter.w32.tsv
+                predicted=$( [ -f "$model" ] && awk -F '\t' -v k="$kernel" -v d="$model_device" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                    $1 == k && $c["device"] == d { print $c["model_ms"] }' "$model")
+                segments='-' unique='-'
+                if [ -f "$counts" ]; then
+                    read -r segments unique < <(awk -F '\t' -v k="$kernel" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                        $1 == k { printf "%.2f %.1f\n", $c["global_load_sectors"] / ($c["global_load_requests"] ? $c["global_load_requests"] : 1), $c["unique_bytes"] / 1e6 / ($c["launches"] ? $c["launches"] : 1) }' "$counts")
+                fi
+                ncu_row=$(awk -F '\t' -v c="$chapter" -v k="$kernel" '$1 == c && $2 == k' "$dir/ncu.tsv" 2>/dev/null)
+                IFS=$'\t' read -r _ _ launches _ sectors conflicts _ dram occupancy <<<"${ncu_row:-x	x	1	-	-	-	-	-	-}"
+                awk -v c="$chapter" -v k="$kernel" -v m="$measured" -v p="${predicted:-}" -v s="$sectors" -v seg="${segments:--}" \
+                    -v bc="$conflicts" -v l="$launches" -v d="$dram" -v u="${unique:--}" -v o="$occupancy" 'BEGIN {
+                    per = l + 0 > 0 ? l : 1
+                    shown = (p == "") ? "not profiled" : sprintf("%.4f", p)
+                    ratio = (p + 0 > 0) ? sprintf("%.2f", p / m) : "-"
+                    conflicts = (bc == "-") ? "-" : sprintf("%.0f", bc / per)
+                    megabytes = (d == "-") ? "-" : sprintf("%.1f", d / per / 1e6)
+                    printf "| %s | %s | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n", c, k, m, shown, ratio, s, seg,
+                        conflicts, megabytes, u, o }'
+            done >"$work/rows"
+        cat "$work/rows"
+        awk -F '|' '$6 + 0 > 0 { n++; r = $6 + 0; within += r >= 0.5 && r <= 2; e += r < 1 ? -log(r) : log(r) }
+            END { if (n) printf "\n%d of %d kernels modelled within 0.5x-2x of the measured time (%.0f%%); geometric-mean error %.2fx.\n",
+                      within, n, 100 * within / n, exp(e / n) }' "$work/rows"
     fi
 } >"$work/block"
 between "$root/common/cpu/README.md" "$begin" '<!-- gpu-measured:end -->'
 replace "$root/common/cpu/README.md"
+
+# 5. The validation's measured set: the validation programs' kernels as this
+# GPU ran them (validation.tsv), first in published.tsv as the set
+# measured-DEVICE, replacing that set's rows from an earlier report.
+published=$root/common/cpu/model/validation/published.tsv
+if [ -s "$dir/validation.tsv" ] && [ -n "$model_device" ] && [ "$platform" != cpu ]; then
+    awk -F '\t' -v OFS='\t' -v set="measured-$model_device" -v d="$model_device" -v source="make gpu-report on $device, $date ($compiler): Nsight Compute gpu__time_duration.sum over the kernel's launches, at the GPU's own clocks, caches flushed between kernels" '
+        FNR == 1 { part++ }
+        part == 1 { if (FNR > 1) { ms[$1, $2] = $4; order[++n] = $1 SUBSEP $2 } next }
+        FNR == 1 { print; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        !/^#/ && $c["set"] != set && !(($c["file"] SUBSEP "size") in size) { size[$c["file"], "size"] = $c["size"] }
+        /^#/ && !body { print; next }
+        !body {
+            body = 1
+            for (i = 1; i <= n; i++) {
+                split(order[i], f, SUBSEP)
+                note = f[1] == "harris_reduction.hip" ? "its last steps assume waves of 64: at warps of 32 the sum is wrong, the time is the time of this code" : ""
+                print set, "no", f[1], f[2], d, "as the program'"'"'s published rows (its source)", ms[order[i]], source, note
+            }
+        }
+        $c["set"] == set { next }
+        { print }' "$dir/validation.tsv" "$published" >"$work/new"
+    replace "$published"
+fi
 echo "gpu-import: folded $dir in ($platform, $device, $date)"

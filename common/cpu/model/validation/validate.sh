@@ -8,7 +8,7 @@
 # sets, met or not.
 #
 #   validate.sh trace    trace every program again (make profile FILE=...'s path,
-#                        about five minutes), keep its counts in counts/, then compare
+#                        about 4 minutes), keep its counts in counts/, then compare
 #   validate.sh cached   run the model on the counts kept in counts/ (seconds),
 #                        then compare
 #   validate.sh check    as cached, and fail unless README.md's table between its
@@ -104,17 +104,26 @@ for file in $programs; do
             cp "$out/$name.mix.tsv" "$counts/$name.mix.tsv"
             cp "$out/$name.waits.tsv" "$counts/$name.waits.tsv"
         fi
-        # The same program at wave 32, for devices with warps of 32: its memory counters alone.
+        # The same program at wave 32, for devices with warps of 32: its memory counters alone
+        # (in two slices extended to n, as above, for a program traced in slices).
         if grep -qx "$file" <<<"$narrow_programs"; then
-            [ -z "${n:-}" ] || die "$file: a traced-in-slices program with a warp-32 device is not supported"
             echo "validate: tracing $file at wave 32" >&2
             (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 "build/trace-wave32/standalone/$name" \
                 STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
-            HIPCPU_PROFILE="$out/$name.wave32.raw.tsv" "$root/build/trace-wave32/standalone/$name" >"$out/$name.wave32.log" 2>&1 ||
-                { cat "$out/$name.wave32.log" >&2; die "the wave-32 trace of $file failed"; }
-            awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel" || $i == "waves" || $i ~ /_(segments|sectors)$/) keep[++n] = i }
-                { line = $keep[1]; for (j = 2; j <= n; j++) line = line "\t" $keep[j]; print line }' \
-                "$out/$name.wave32.raw.tsv" >"$counts/$name.wave32.tsv"
+            for arg in ${n:+"$n1" "$n2"} ""; do
+                [ -n "$arg" ] || [ -z "${n:-}" ] || continue
+                HIPCPU_PROFILE="$out/$name.wave32$arg.raw.tsv" "$root/build/trace-wave32/standalone/$name" $arg \
+                    >"$out/$name.wave32.log" 2>&1 || { cat "$out/$name.wave32.log" >&2; die "the wave-32 trace of $file failed"; }
+                awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel" || $i == "waves" || $i ~ /_(segments|sectors)$/) keep[++n] = i }
+                    { line = $keep[1]; for (j = 2; j <= n; j++) line = line "\t" $keep[j]; print line }' \
+                    "$out/$name.wave32$arg.raw.tsv" >"$out/$name.wave32$arg.tsv"
+            done
+            if [ -n "${n:-}" ]; then
+                awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$n" -f "$here/../extrapolate.awk" \
+                    "$out/$name.wave32$n1.tsv" "$out/$name.wave32$n2.tsv" >"$counts/$name.wave32.tsv"
+            else
+                cp "$out/$name.wave32.tsv" "$counts/$name.wave32.tsv"
+            fi
         fi
         echo "validate: $file traced in $(($(date +%s) - start)) s" >&2
     fi
@@ -182,7 +191,8 @@ table=$(awk -F'\t' -v warp32_devices="$warp32" -v bar_out="$out/bar" '
         for (r = 1; r <= nrows; r++) {
             split(rows[r], f, "\t")
             s = f[pc["set"]]; k = f[pc["kernel"]]; d = f[pc["device"]]; p = f[pc["published_ms"]]
-            g = f[pc["legacy"]] == "yes" ? "legacy" : "new"
+            # measured-DEVICE: timings made here on a lent GPU (make gpu-import), summed up apart
+            g = f[pc["legacy"]] == "yes" ? "legacy" : (s ~ /^measured-/ ? "measured" : "new")
             key = f[pc["file"]] SUBSEP k SUBSEP d
             if (!(key in model)) { printf "validate: no model row for %s on %s (%s)\n", k, d, f[pc["file"]] > "/dev/stderr"; exit 1 }
             m = model[key]; ratio = m / p
@@ -211,6 +221,7 @@ table=$(awk -F'\t' -v warp32_devices="$warp32" -v bar_out="$out/bar" '
             }
         }
         print ""
+        summary("Measured sets", "measured")
         summary("New sets", "new")
         summary("Legacy sets", "legacy")
         # The bar (issue 30): the new sets alone.
