@@ -302,6 +302,7 @@ if [ -n "$profiles" ]; then
 fi
 
 mv "$work/compare.tsv" "$out_dir/compare.tsv"
+echo '`make compare`' >"$out_dir/compare.command" # what measured it, for make readme-table's caption
 [ "$format" = none ] || { mv "$picture" "$out_dir/compare.$format"; picture_note=" and $out_dir/compare.$format"; }
 if [ -n "$profiles" ]; then
     [ "$format" = none ] || mv "$timed_picture" "$out_dir/compare-executor.$format"

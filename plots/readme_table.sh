@@ -20,6 +20,9 @@
 #                    it exists): with --readme, plots/counter_table.sh's table
 #                    goes between FILE's counter-table markers too
 #   --readme FILE    rewrite the lines between FILE's markers
+#   --command TEXT   what measured the data, for the caption (default: the
+#                    line of compare.command beside --data, which make compare
+#                    and make gpu-import write; without one, `make compare`)
 #                        <!-- chapter-table:begin ... -->
 #                        <!-- chapter-table:end -->
 #                    (and, with counters, between
@@ -35,10 +38,14 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
-data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme='' model='' counters=''
+data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme='' model='' counters='' command=''
 SCRIPT_NAME='readme-table'
-parse_options data ideas chapters readme model counters -- "$@"
+parse_options data ideas chapters readme model counters command -- "$@"
 [ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
+if [ -z "$command" ]; then
+    command='`make compare`'
+    [ ! -s "$(dirname "$data")/compare.command" ] || command=$(head -n 1 "$(dirname "$data")/compare.command")
+fi
 
 BEGIN_MARK='<!-- chapter-table:begin'
 END_MARK='<!-- chapter-table:end -->'
@@ -59,7 +66,7 @@ table() {
         printf '%s\n' "${dir##*/}"
     done | LC_ALL=C sort | tr '\n' ' ')
     [ -n "$list" ] || die "$chapters has no chapter folders (NN-name)"
-    LC_ALL=C awk -F '\t' -v list="$list" -v ideas="$ideas" -v data="$data" -v chapters="$chapters" -v modelfile="$model" '
+    LC_ALL=C awk -F '\t' -v list="$list" -v ideas="$ideas" -v data="$data" -v chapters="$chapters" -v modelfile="$model" -v command="$command" '
     function fail(message) { print "readme-table: " message > "/dev/stderr"; failed = 1; exit 1 }
     function md(s) { gsub(/\|/, "\\|", s); return s }
     function ms(v) {
@@ -183,7 +190,6 @@ table() {
         }
         for (i = 1; i <= ndevices; i++)
             where = where (i > 1 ? "; " : "") numbers(on[devices[i]]) " on " md(devices[i])
-        command = (", " platforms ", " ~ /, cpu, /) ? "`make compare`" : "`make gpu-report` (its compare step)"
         caption = "*" command ", " dates ", platform " platforms ": median ms per full-batch training iteration on " \
             images " MNIST images, " runs " per chapter; " where ". The numbers are in [" data "](" data ")"
         if (", " platforms ", " ~ /, cpu, /)

@@ -3,6 +3,7 @@
 # tutorial, on the machine where the repository is worked on:
 #   plots/compare.tsv      the report's compare.tsv (the device in every row)
 #   plots/compare.png      redrawn from it (plots/compare.gp), where gnuplot is
+#   plots/compare.command  the command that measured it, for the table's caption
 #   README.md              the chapter table (plots/readme_table.sh)
 #   chapters/*/README.md   between <!-- gpu-measured:begin --> and
 #                          <!-- gpu-measured:end --> under "## Measured": the
@@ -91,7 +92,9 @@ else
     echo "gpu-import: gnuplot is not installed: plots/compare.png left as it was (common/scripts/require.sh gnuplot-nox)"
 fi
 
-# 2. The README's chapter table.
+# 2. The README's chapter table, its caption naming the command.
+echo '`make gpu-report` (its compare step)' >"$work/new"
+replace "$root/plots/compare.command"
 (cd "$root" && bash "$here/plots/readme_table.sh" --data plots/compare.tsv --ideas plots/chapter_ideas.tsv \
     --chapters chapters --readme README.md)
 

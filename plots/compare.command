@@ -1,0 +1,1 @@
+`make gpu-report` (its compare step)
