@@ -222,13 +222,17 @@ do_ncu() {
     awk 'NR == 1 || $1 != "chapter"' "$work/ncu.tsv" >"$out/ncu.tsv"
     note_line "$(($(wc -l <"$out/ncu.tsv") - 1)) kernels measured by Nsight Compute"
 }
-if [ "$platform" != nvidia ]; then
-    skip ncu "Nsight Compute is NVIDIA's; platform $platform"
-elif ! command -v ncu >/dev/null; then
-    skip ncu "ncu is not installed"
-else
-    step ncu 70 do_ncu
-fi
+# ncu_step NAME SHARE FUNCTION: step, where Nsight Compute can run; else skipped, saying why.
+ncu_step() {
+    if [ "$platform" != nvidia ]; then
+        skip "$1" "Nsight Compute is NVIDIA's; platform $platform"
+    elif ! command -v ncu >/dev/null; then
+        skip "$1" "ncu is not installed"
+    else
+        step "$@"
+    fi
+}
+ncu_step ncu 70 do_ncu
 
 # The time model's validation programs (common/cpu/model/validation/), built
 # with nvcc and timed kernel by kernel with Nsight Compute at the GPU's own
@@ -250,13 +254,7 @@ do_validation() {
         "$work/validation.tsv" >"$out/validation.tsv"
     note_line "$(($(wc -l <"$out/validation.tsv") - 1)) validation kernels timed by Nsight Compute"
 }
-if [ "$platform" != nvidia ]; then
-    skip validation "Nsight Compute is NVIDIA's; platform $platform"
-elif ! command -v ncu >/dev/null; then
-    skip validation "ncu is not installed"
-else
-    step validation 60 do_validation
-fi
+ncu_step validation 60 do_validation
 
 do_torch() {
     python3 common/scripts/torch_baseline.py --dataset "$dataset" --iters "$iters" --repeats "$repeats" \
