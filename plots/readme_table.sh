@@ -20,9 +20,6 @@
 #                    it exists): with --readme, plots/counter_table.sh's table
 #                    goes between FILE's counter-table markers too
 #   --readme FILE    rewrite the lines between FILE's markers
-#   --command TEXT   what measured the data, for the caption (default: the
-#                    line of compare.command beside --data, which make compare
-#                    and make gpu-import write; without one, `make compare`)
 #                        <!-- chapter-table:begin ... -->
 #                        <!-- chapter-table:end -->
 #                    (and, with counters, between
@@ -38,14 +35,14 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=plots/lib.sh
 . "$here/lib.sh"
-data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme='' model='' counters='' command=''
+data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme='' model='' counters=''
 SCRIPT_NAME='readme-table'
-parse_options data ideas chapters readme model counters command -- "$@"
+parse_options data ideas chapters readme model counters -- "$@"
 [ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
-if [ -z "$command" ]; then
-    command='`make compare`'
-    [ ! -s "$(dirname "$data")/compare.command" ] || command=$(head -n 1 "$(dirname "$data")/compare.command")
-fi
+# The command that measured the data, for the caption: compare.command beside
+# it, which make compare and make gpu-import write; without one, make compare.
+command='`make compare`'
+[ ! -s "$(dirname "$data")/compare.command" ] || command=$(head -n 1 "$(dirname "$data")/compare.command")
 
 BEGIN_MARK='<!-- chapter-table:begin'
 END_MARK='<!-- chapter-table:end -->'

@@ -102,11 +102,11 @@ replace "$root/plots/compare.command"
 # launch in the report's kernels.tsv (GPU events), as "chapter TAB kernel TAB ms".
 kernel_medians() {
     [ -s "$dir/kernels.tsv" ] || return 0
-        awk -F '\t' 'NR > 1 && $3 != "(iteration)" { key = $1 "\t" $3; if (!(key in n)) order[++keys] = key; v[key, ++n[key]] = $4 }
-            END { for (k = 1; k <= keys; k++) { key = order[k]; m = n[key]
-                      for (i = 1; i <= m; i++) a[i] = v[key, i]
-                      for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-                      printf "%s\t%.6f\n", key, (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) } }' "$dir/kernels.tsv"
+    awk -F '\t' 'NR > 1 && $3 != "(iteration)" { key = $1 "\t" $3; if (!(key in n)) order[++keys] = key; v[key, ++n[key]] = $4 }
+        END { for (k = 1; k <= keys; k++) { key = order[k]; m = n[key]
+                  for (i = 1; i <= m; i++) a[i] = v[key, i]
+                  for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+                  printf "%s\t%.6f\n", key, (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) } }' "$dir/kernels.tsv"
 }
 
 # the time model's name for the device (common/cpu/model/devices.tsv), if it has one
@@ -204,14 +204,12 @@ if [ -s "$dir/validation.tsv" ] && [ -n "$model_device" ] && [ "$platform" != cp
         FNR == 1 { part++ }
         part == 1 { if (FNR > 1) { ms[$1, $2] = $4; order[++n] = $1 SUBSEP $2 } next }
         FNR == 1 { print; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        !/^#/ && $c["set"] != set && !(($c["file"] SUBSEP "size") in size) { size[$c["file"], "size"] = $c["size"] }
         /^#/ && !body { print; next }
         !body {
             body = 1
             for (i = 1; i <= n; i++) {
                 split(order[i], f, SUBSEP)
-                note = f[1] == "harris_reduction.hip" ? "its last steps assume waves of 64: at warps of 32 the sum is wrong, the time is the time of this code" : ""
-                print set, "no", f[1], f[2], d, "as the program'"'"'s published rows (its source)", ms[order[i]], source, note
+                print set, "no", f[1], f[2], d, "as the program'"'"'s published rows (its source)", ms[order[i]], source, ""
             }
         }
         $c["set"] == set { next }

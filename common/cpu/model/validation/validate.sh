@@ -110,8 +110,9 @@ for file in $programs; do
             echo "validate: tracing $file at wave 32" >&2
             (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 "build/trace-wave32/standalone/$name" \
                 STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
-            for arg in ${n:+"$n1" "$n2"} ""; do
-                [ -n "$arg" ] || [ -z "${n:-}" ] || continue
+            runs=("") # one whole run, or one run per slice
+            [ -z "${n:-}" ] || runs=("$n1" "$n2")
+            for arg in "${runs[@]}"; do
                 HIPCPU_PROFILE="$out/$name.wave32$arg.raw.tsv" "$root/build/trace-wave32/standalone/$name" $arg \
                     >"$out/$name.wave32.log" 2>&1 || { cat "$out/$name.wave32.log" >&2; die "the wave-32 trace of $file failed"; }
                 awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel" || $i == "waves" || $i ~ /_(segments|sectors)$/) keep[++n] = i }
