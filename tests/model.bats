@@ -59,12 +59,59 @@ EOF
     # The loop: 8 bytes compiled per trip against 4 traced per run: unrolled twice,
     # 50 trips. Counted runs + per-wave runs (the entry and exit blocks, in no loop).
     [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
-        "$(printf '100+1\t100+0\t0+1\t100+0\t0+1\t0+0\t0+0\t50+0\t50+1\t0+0\t200+0\t0\t400+5\t10')" ]
+        "$(printf '100+1\t100+0\t0+1\t100+0\t0+1\t0+0\t0+0\t50+0\t50+1\t0+0\t200+0\t0\t400+5\t10\t0+0\t0+0\t0')" ]
     # The loop's wait needs its second load, one instruction before it; the entry's, its s_load.
     # (No DRAM shares, first loads' or beyond each re-read distance: this trace has no
     # dram_requests column.)
     [ "$(tail -n +2 "$dir/waits.tsv" | sort)" = \
         "$(printf 'k\tsmem\tper_wave\t0\tk.hip:10\t-\t-\t-\t-\t-\t-\t-\nk\tvm\t50\t1\tk.hip:12\t-\t-\t-\t-\t-\t-\t-')" ]
+}
+
+@test "isa_facts: spills (buffer stores and loads) are scratch: counted apart, with their bytes and the compiler's scratch a lane" {
+    local dir=$BATS_TEST_TMPDIR
+    printf 'kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\n' >"$dir/sites.tsv"
+    printf 'k\tsrc/k.hip:12\tx\tglobal\tload\t100\t6400\t25600\t400\t800\t0\t0\n' >>"$dir/sites.tsv"
+    printf 'kernel\tline\twave_runs\nk\tsrc/k.hip:10\t1\nk\tsrc/k.hip:12\t100\n' >"$dir/lines.tsv"
+    # ScratchSize (the sixth column): 12 bytes a lane.
+    printf -- '-\tk\t64\t10\t0\t12\t3\t0\t4\n' >"$dir/resources.tsv"
+    # The loop of the test above, unrolled twice (50 trips), spilling one dword and reloading two.
+    cat >"$dir/k.s" <<'EOF'
+	.text
+	.file	1 "/src" "k.hip"
+k(float*):                              ; @k(float*)
+	.loc	1 10 0
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_waitcnt lgkmcnt(0)
+	v_mov_b32_e32 v1, 0
+.LBB0_1:                                ; =>This Inner Loop Header: Depth=1
+	.loc	1 12 0
+	global_load_dword v2, v[4:5], off
+	global_load_dword v3, v[4:5], off offset:4
+	s_add_u32 s2, s2, 8
+	s_waitcnt vmcnt(0)
+	v_fmac_f32_e32 v1, v2, v2
+	v_fmac_f32_e32 v1, v3, v3
+	buffer_store_dword v1, off, s[0:3], 0 offset:4 ; 4-byte Folded Spill
+	buffer_load_dwordx2 v[6:7], off, s[0:3], 0 offset:4 ; 8-byte Folded Reload
+	s_cmp_eq_u32 s2, 0
+	s_cbranch_scc0 .LBB0_1
+; %bb.2:
+	.loc	1 14 0
+	global_store_dword v[4:5], v1, off
+	s_endpgm
+.Lfunc_end0:
+EOF
+    run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v arch=gfx90a -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk \
+        "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k.s"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    cat "$dir/mix.tsv"
+    # The global loads as above (vmem_load 100+0, vmem_store 0+1); the two scratch
+    # instructions 50 times each: 100 runs, 50 x (4 + 8) = 600 bytes a lane; 12 bytes a lane
+    # of scratch; waves_per_simd 4, named for a target that is not gfx906.
+    [ "$(head -n 1 "$dir/mix.tsv" | cut -f 15-18)" = "$(printf 'waves_per_simd\tvmem_scratch\tscratch_bytes\tscratch_lane_bytes')" ]
+    [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
+        "$(printf '100+1\t100+0\t0+1\t100+0\t0+1\t0+0\t0+0\t50+0\t50+1\t0+0\t200+0\t0\t500+5\t4\t100+0\t600+0\t12')" ]
 }
 
 @test "isa_facts: a block in no loop behind if (tid < 64) runs in the waves that took it, a peeled copy once per wave" {
@@ -122,14 +169,14 @@ EOF
     # runs count as the average wave's share of its block, 100 blocks of 200 waves: half of
     # the 1,000 + 7 x 200 instructions, and half the wait's 100 runs.
     [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
-        "$(printf '100+2\t300+2\t0+0\t0+0\t150+1\t0+0\t200+0\t150+1\t100+0\t0+0\t0+0\t0\t1000+7\t10\t1200')" ]
+        "$(printf '100+2\t300+2\t0+0\t0+0\t150+1\t0+0\t200+0\t150+1\t100+0\t0+0\t0+0\t0\t1000+7\t10\t0+0\t0+0\t0\t1200')" ]
     [ "$(tail -n +2 "$dir/waits.tsv")" = "$(printf 'k2\tlds\t100\t0\tk.hip:20\t-\t-\t-\t-\t-\t-\t-\t50.0')" ]
     # Without the counters (the kernel's waves unknown), every block in no loop runs once per wave.
     run awk -F'\t' -v mix="$dir/mix0.tsv" -v waits="$dir/waits0.tsv" \
         -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k2.s"
     [ "$status" -eq 0 ]
     [ "$(cut -f 2- "$dir/mix0.tsv" | tail -n 1)" = \
-        "$(printf '0+3\t300+2\t0+0\t0+0\t150+1\t0+0\t0+2\t150+1\t0+1\t0+0\t0+0\t0\t600+11\t10')" ]
+        "$(printf '0+3\t300+2\t0+0\t0+0\t150+1\t0+0\t0+2\t150+1\t0+1\t0+0\t0+0\t0\t600+11\t10\t0+0\t0+0\t0')" ]
 }
 
 @test "isa_facts: the blocks of a loop run its compiled trip count, whatever the host build unrolled" {
@@ -178,7 +225,7 @@ EOF
     # times, not the 400 of its line on the host (which would make 1,600 VALU instructions);
     # the latch block, 100. Entry and exit once per wave.
     [ "$(cut -f 2- "$dir/mix.tsv" | tail -n 1)" = \
-        "$(printf '400+1\t200+0\t0+0\t100+0\t0+1\t0+0\t0+0\t200+0\t100+0\t0+0\t800+0\t0\t1000+3\t10')" ]
+        "$(printf '400+1\t200+0\t0+0\t100+0\t0+1\t0+0\t0+0\t200+0\t100+0\t0+0\t800+0\t0\t1000+3\t10\t0+0\t0+0\t0')" ]
 }
 
 @test "model: chapters 04 and 05 compile to the same gradient, and the model gives it the same time" {
@@ -629,4 +676,12 @@ HIP
     [ "$status" -eq 0 ]
     [[ "$output" == *"no model: hipcc could not compile $dir/cpuonly.hip for gfx906"* ]]
     grep -Eq '^k +1 +1 ' <<<"$output"
+}
+
+@test "isa_facts.sh refuses an ISA_ARCH that is not an AMD target, before compiling anything" {
+    run env ISA_ARCH='gfx90a; rm' bash common/cpu/model/isa_facts.sh /nonexistent.hip a b c "$BATS_TEST_TMPDIR/out"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ $output == *"ISA_ARCH=gfx90a; rm: not an AMD target name"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out.remarks" ]
 }

@@ -208,6 +208,35 @@ static void rereads_the_l2_no_longer_holds(void **state) {
     assert_float_equal(r.l2_miss_bytes, 600 * 64, 1e-9);
 }
 
+/* Spills: each of the 8 waves moves 1,000 bytes a lane to and from scratch,
+ * 512,000 bytes in all (64 lanes a wave), through L1 and L2: 2.56 us at the
+ * L2's 200 GB/s, 1 us through two L1s of 256 bytes a clock. With 4 KiB of scratch a lane, the 8 resident waves (one a
+ * SIMD) hold 8 x 64 x 4096 = 2 MiB of it, twice the 1 MiB L2: half the
+ * spilled bytes go to DRAM, 256,000 bytes at 80 GB/s, 3.2 us, and DRAM
+ * binds. With 1 KiB a lane (512 KiB) the L2 holds it all: DRAM is idle. */
+static void spills_beyond_the_l2_go_to_dram(void **state) {
+    (void)state;
+    ModelDevice d = toy();
+    model_device_set(&d, "l1_bytes_per_clock", 256);
+    ModelCounters c = one_wave_per_simd();
+    ModelCode code = no_code();
+    code.scratch_bytes = 8 * 1000;
+    code.scratch_lane_bytes = 4096;
+    ModelResult r;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.scratch_bytes, 512000, 1e-9);
+    assert_float_equal(r.scratch_miss, 0.5, 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_l2], 512000 / 200e9 * 1e3, 1e-15);
+    assert_float_equal(r.term_ms[MODEL_TERM_l1], 512000 / 256.0 / 2 * 1e-6, 1e-15);
+    assert_float_equal(r.term_ms[MODEL_TERM_dram], 256000 / 80e9 * 1e3, 1e-15);
+    assert_int_equal(r.binding, MODEL_TERM_dram);
+    code.scratch_lane_bytes = 1024;
+    model_kernel(&d, &c, &code, NULL, 0, &r);
+    assert_float_equal(r.scratch_miss, 0, 1e-12);
+    assert_float_equal(r.term_ms[MODEL_TERM_dram], 0, 1e-15);
+    assert_int_equal(r.binding, MODEL_TERM_l2);
+}
+
 /* Scalar loads: each of the 2 blocks sweeps 2 KB (32 segments) through a
  * 1 KB scalar cache: half of it misses, and a scalar wait pays 40 + 0.5 x
  * (300 - 40) = 170 cycles. Both blocks read the same 2 KB (the launch's
@@ -544,6 +573,7 @@ int main(void) {
         cmocka_unit_test(dependent_loads_cost_their_latency),
         cmocka_unit_test(each_wait_pays_its_own_level),
         cmocka_unit_test(rereads_the_l2_no_longer_holds),
+        cmocka_unit_test(spills_beyond_the_l2_go_to_dram),
         cmocka_unit_test(scalar_loads_beyond_the_cache_pay_l2),
         cmocka_unit_test(a_barrier_waits_for_the_busiest_wave),
         cmocka_unit_test(blocks_place_their_waves_on_one_cu),

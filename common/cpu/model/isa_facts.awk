@@ -77,6 +77,9 @@ function width_of(op) {
 # The pipe an instruction issues to.
 function class_of(op) {
     if (op ~ /^(global|buffer|flat)_atomic/) return "vmem_atomic"
+    # Buffer loads and stores are scratch on gfx9 (register spills, private
+    # arrays): the compiler reaches global memory through global_ and flat_.
+    if (op ~ /^buffer_(load|store)/) return "vmem_scratch"
     if (op ~ /^(global|buffer|flat)_store/) return "vmem_store"
     if (op ~ /^(global|buffer|flat)_load/) return "vmem_load"
     if (op ~ /^s_(buffer_)?load/) return "smem"
@@ -103,7 +106,7 @@ FNR == 1 { file++; if (file == 4) { FS = " "; $0 = $0 } }
 file == 1 { read_site_row(); next }
 file == 2 { read_line_row(); next }
 # ---- the compiler's resources: waves per SIMD
-file == 3 { occupancy[$2] = $9; next }
+file == 3 { occupancy[$2] = $9; scratch_size[$2] = $6; next }
 # ---- the assembly
 /^[ \t]*\.file[ \t]+[0-9]+[ \t]+"/ {
     rest = $0; sub(/^[ \t]*\.file[ \t]+[0-9]+[ \t]+/, "", rest)
@@ -135,7 +138,7 @@ kernel == "" { next }
     c = class_of(op)
     if (c ~ /^vmem|^smem|^lds/) {
         sp = c ~ /^lds/ ? "lds" : "global"
-        if (c != "vmem_atomic") isa_bytes[kernel SUBSEP line, sp] += width_of(op)
+        if (c != "vmem_atomic" && c != "vmem_scratch") isa_bytes[kernel SUBSEP line, sp] += width_of(op)
     }
     if (op ~ /^s_(cbranch|branch)/) { target = $2; sub(/,.*/, "", target); block_target[kernel, nb] = target }
     block_end[kernel, nb] = op
@@ -273,7 +276,8 @@ END {
     # The critical path's columns need the kernel's blocks and waves (the counters).
     critical = counters != ""
     printf "kernel\tvalu\tsalu\tsmem\tvmem_load\tvmem_store\tvmem_atomic\tlds\tbranch\twaits\tbarrier\t" \
-           "flops_per_lane\tcas_loops\tinstructions\tgfx906_waves_per_simd%s\n", critical ? "\tcritical_instructions" : "" > mix
+           "flops_per_lane\tcas_loops\tinstructions\t%s\tvmem_scratch\tscratch_bytes\tscratch_lane_bytes%s\n",
+           arch == "" || arch == "gfx906" ? "gfx906_waves_per_simd" : "waves_per_simd", critical ? "\tcritical_instructions" : "" > mix
     write_waits_header(critical)
     if (lines_out != "") printf "kernel\tline\tvalu\tsalu\tsmem\tvmem\tlds\tbranch\tinstructions\n" > lines_out
     for (x = 1; x <= nk; x++) {
@@ -295,6 +299,7 @@ END {
                 w = r < 0 ? "per_wave" : "counted"
                 total[w, c] += r < 0 ? 1 : r
                 total[w, "flops"] += (r < 0 ? 1 : r) * flops_of(op)
+                if (c == "vmem_scratch") total[w, "scratch_bytes"] += (r < 0 ? 1 : r) * width_of(op)
                 total[w, "all"] += r < 0 ? 1 : r
                 l = insn_line[k, b, i]
                 if (l != "") {
@@ -329,6 +334,8 @@ END {
         if (lines_out != "") write_line_rows(k)
         write_mix_counts(k)
         printf "\t%d\t%.0f+%.0f\t%d", cas, total["counted", "all"], total["per_wave", "all"], occupancy[k] > mix
+        printf "\t%.0f+%.0f\t%.0f+%.0f\t%d", total["counted", "vmem_scratch"], total["per_wave", "vmem_scratch"],
+            total["counted", "scratch_bytes"], total["per_wave", "scratch_bytes"], scratch_size[k] > mix
         printf "%s", (critical ? sprintf("\t%.0f\n", critical_total) : "\n") > mix
     }
 }

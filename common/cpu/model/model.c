@@ -158,14 +158,25 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
     const double phases = c->blocks + c->barriers;
     const double live_bytes = phases > 0 ? phase_units * segment_bytes / phases * out->resident_blocks : 0;
     out->l1_miss = beyond(live_bytes, d->l1_bytes);
-    const double l2_bytes = (phase_units + out->l1_miss * max2(0, visits - phase_units) + store_units) * segment_bytes;
-    const double l1_bytes = (visits + store_units) * segment_bytes;
+    /* Scratch: what the compiler spills goes to memory through L1 and L2,
+     * each lane's words side by side (LLVM AMDGPU usage, "Private
+     * segment"; CUDA's local memory likewise: CUDA guide, device memory
+     * accesses). A spilled word is written and read back long after, with
+     * every resident wave's scratch in between: the L2 keeps the share of
+     * the resident waves' scratch it can hold, the rest goes to DRAM. */
+    out->scratch_bytes = c->traced_waves > 0 ? code->scratch_bytes * c->threads / c->traced_waves : 0;
+    const double scratch_set = d->compute_units * d->simds_per_cu * out->resident * d->wave_size * code->scratch_lane_bytes;
+    out->scratch_miss = beyond(scratch_set, d->l2_bytes);
+    const double l2_bytes = (phase_units + out->l1_miss * max2(0, visits - phase_units) + store_units) * segment_bytes +
+                            out->scratch_bytes;
+    const double l1_bytes = (visits + store_units) * segment_bytes + out->scratch_bytes;
     /* DRAM at the rate a streaming kernel reaches (STREAM, BabelStream), not
      * the data sheet's peak: the unique bytes, and the re-reads that come
      * after more other data than the L2 holds. */
     const double reread_segments = beyond_capacity(c->segments_beyond, d->l2_bytes);
     out->l2_miss_bytes = isnan(reread_segments) ? 0 : reread_segments * 64;
-    out->term_ms[MODEL_TERM_dram] = (c->unique_bytes + out->l2_miss_bytes) / (d->dram_stream_gbps * 1e9) * 1e3;
+    out->term_ms[MODEL_TERM_dram] = (c->unique_bytes + out->l2_miss_bytes + out->scratch_bytes * out->scratch_miss) /
+                                    (d->dram_stream_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l2] = l2_bytes / (d->l2_gbps * 1e9) * 1e3;
     out->term_ms[MODEL_TERM_l1] =
         l1_bytes / d->l1_bytes_per_clock * cu_factor / d->compute_units * ms_per_cycle;
@@ -322,7 +333,11 @@ void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode 
         snprintf(out->why, sizeof out->why, "L2: %.3g MB past L1", l2_bytes / 1e6);
         break;
     case MODEL_TERM_dram:
-        if (out->l2_miss_bytes > 0)
+        if (out->scratch_bytes * out->scratch_miss > 0)
+            snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes, %.3g MB re-read after L2 let it go, "
+                     "%.3g MB of spills to scratch", c->unique_bytes / 1e6, out->l2_miss_bytes / 1e6,
+                     out->scratch_bytes * out->scratch_miss / 1e6);
+        else if (out->l2_miss_bytes > 0)
             snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes and %.3g MB re-read after L2 let it go",
                      c->unique_bytes / 1e6, out->l2_miss_bytes / 1e6);
         else

@@ -64,6 +64,8 @@ typedef struct {
     double flops_per_lane;         /* FLOPs a lane did, summed over waves: x lanes = FLOPs */
     int cas_loop;                  /* a float atomicAdd compiled as a compare-and-swap loop */
     double waves_per_simd;         /* occupancy the compiler reports; 0: the device's most */
+    double scratch_bytes;          /* bytes a lane moved to and from scratch (spills), summed over waves */
+    double scratch_lane_bytes;     /* scratch the compiler gives each lane */
 } ModelCode;
 
 enum { MODEL_WAIT_MEMORY, MODEL_WAIT_LDS, MODEL_WAIT_SCALAR };
@@ -128,6 +130,8 @@ typedef struct {
     double memory_latency;         /* cycles of a global load, L2's and DRAM's mixed as the kernel's loads reach DRAM */
     double dram_share;             /* of the kernel's loads, the share that reach DRAM (a wait without its own) */
     double l2_miss_bytes;          /* re-read bytes the device's L2 no longer holds: DRAM traffic beyond the unique bytes */
+    double scratch_bytes;          /* bytes spilled to and reloaded from scratch, all lanes */
+    double scratch_miss;           /* of them, the share the L2 cannot hold: DRAM traffic too */
     double scalar_miss;            /* of the scalar loads, the share the scalar cache cannot hold */
     double l1_miss;                /* of the re-reads within a barrier phase, the share L1 cannot hold */
     double resident_blocks;        /* blocks per CU at a time */

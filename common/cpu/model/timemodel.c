@@ -324,7 +324,13 @@ int main(int argc, char **argv) {
         code->salu = count(&t, "salu", w);
         code->smem = count(&t, "smem", w);
         code->vmem_loads = count(&t, "vmem_load", w);
-        code->vmem = code->vmem_loads + count(&t, "vmem_store", w) + count(&t, "vmem_atomic", w);
+        const double scratch_requests = optional_count(&t, "vmem_scratch", w);
+        code->vmem = code->vmem_loads + count(&t, "vmem_store", w) + count(&t, "vmem_atomic", w) +
+                     (isnan(scratch_requests) ? 0 : scratch_requests);
+        const double scratch_bytes = optional_count(&t, "scratch_bytes", w);
+        code->scratch_bytes = isnan(scratch_bytes) ? 0 : scratch_bytes;
+        const double scratch_lane_bytes = optional_count(&t, "scratch_lane_bytes", 0);
+        code->scratch_lane_bytes = isnan(scratch_lane_bytes) ? 0 : scratch_lane_bytes;
         code->lds = count(&t, "lds", w);
         code->branch = count(&t, "branch", w);
         code->instructions = count(&t, "instructions", w);

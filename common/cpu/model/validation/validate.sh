@@ -26,11 +26,16 @@
 # count in a straight line to N (extrapolate.awk), for a program whose counts
 # grow by the same amount per step of that argument (README.md: amd_laplacian).
 #
-# A device with warps of 32 (wave_size 32 in devices.tsv) gets its memory
-# counters from a wave-32 trace of the same program (counts/NAME.wave32.tsv:
-# the segment and sector columns; traced only for programs with a published
-# time on such a device), the rest from the wave-64 one: the instructions are
-# gfx906's (wave64) code, counted per wave of 64 against the wave-64 waves.
+# A device with warps of 32 (wave_size 32 in devices.tsv) is modelled as
+# make profile models the H100: on a wave-32 trace of the same program
+# (counts/NAME.wave32.tsv; traced only for programs with a published time on
+# such a device) and nvcc's own sm_90 code (ptx_facts.sh: NAME.mix.sm_90.tsv,
+# NAME.waits.sm_90.tsv). The A100 rows read that sm_90 code too.
+#
+# An AMD device that is not gfx906 (isa.tsv: its target) gets its
+# instructions, waits, occupancy and scratch from hipcc's code for its own
+# target (counts/NAME.mix.ARCH.tsv, NAME.waits.ARCH.tsv), its memory counters
+# from the wave-64 trace.
 #
 # TIMEMODEL: the model's program (build/tools/timemodel).
 set -euo pipefail
@@ -43,7 +48,7 @@ mode=${1:-cached}
 case $mode in trace | cached | check | bar) ;; *) die_usage "usage: validate.sh trace|cached|check|bar" ;; esac
 timemodel=${TIMEMODEL:-$root/build/tools/timemodel}
 [ -x "$timemodel" ] || die "$timemodel is not built (make $timemodel)"
-published=$here/published.tsv devices=$here/devices.tsv counts=$here/counts programs_table=$here/programs.tsv
+published=$here/published.tsv devices=$here/devices.tsv counts=$here/counts programs_table=$here/programs.tsv isa_table=$here/isa.tsv
 out=$root/build/profile/validation
 mkdir -p "$out"
 # column NAME TABLE: the values of one named column, one per data row.
@@ -54,6 +59,16 @@ warp32=$(awk -F'\t' '$2 == "wave_size" && $3 == 32 { printf "%s%s", sep, $1; sep
 narrow_programs=$(awk -F'\t' -v list="$warp32" 'BEGIN { n = split(list, d, " "); for (i = 1; i <= n; i++) w[d[i]] = 1 }
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } !/^#/ && ($c["device"] in w) { print $c["file"] }' "$published" | sort -u)
 
+# arch_devices FILE: per AMD target other than gfx906 that FILE's published rows
+# name a device of, one line "ARCH DEVICE[,DEVICE...]".
+arch_devices() {
+    awk -F'\t' -v file="$1" 'FNR == 1 { part++ }
+        part == 1 { if (!/^#/ && $1 != "device" && $2 != "gfx906") arch[$1] = $2; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        !/^#/ && $c["file"] == file && ($c["device"] in arch) && !seen[$c["device"]]++ {
+            d = $c["device"]; list[arch[d]] = list[arch[d]] (list[arch[d]] == "" ? "" : ",") d }
+        END { for (a in list) print a, list[a] }' "$isa_table" "$published" | sort
+}
 # device_table FILE: devices.tsv with only the devices FILE's published rows name.
 device_table() {
     awk -F'\t' -v file="$1" 'FNR == 1 { part++ }
@@ -104,28 +119,55 @@ for file in $programs; do
             cp "$out/$name.mix.tsv" "$counts/$name.mix.tsv"
             cp "$out/$name.waits.tsv" "$counts/$name.waits.tsv"
         fi
-        # The same program at wave 32, for devices with warps of 32: its memory counters alone
-        # (in two slices extended to n, as above, for a program traced in slices).
+        # The same program at wave 32, for devices with warps of 32, and nvcc's sm_90 code
+        # joined with it (ptx_facts.sh; in two slices extended to n, as above, for a
+        # program traced in slices).
         if grep -qx "$file" <<<"$narrow_programs"; then
             echo "validate: tracing $file at wave 32" >&2
             (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 "build/trace-wave32/standalone/$name" \
                 STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
             runs=("") # one whole run, or one run per slice
             [ -z "${n:-}" ] || runs=("$n1" "$n2")
+            compiled=
             for arg in "${runs[@]}"; do
-                HIPCPU_PROFILE="$out/$name.wave32$arg.raw.tsv" "$root/build/trace-wave32/standalone/$name" $arg \
-                    >"$out/$name.wave32.log" 2>&1 || { cat "$out/$name.wave32.log" >&2; die "the wave-32 trace of $file failed"; }
-                awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel" || $i == "waves" || $i ~ /_(segments|sectors)$/) keep[++n] = i }
-                    { line = $keep[1]; for (j = 2; j <= n; j++) line = line "\t" $keep[j]; print line }' \
-                    "$out/$name.wave32$arg.raw.tsv" >"$out/$name.wave32$arg.tsv"
+                w32=$out/$name.wave32$arg
+                HIPCPU_PROFILE="$w32.raw.tsv" HIPCPU_PROFILE_SITES="$w32.sites.tsv" HIPCPU_PROFILE_LINES="$w32.lines.tsv" \
+                    "$root/build/trace-wave32/standalone/$name" $arg >"$out/$name.wave32.log" 2>&1 ||
+                    { cat "$out/$name.wave32.log" >&2; die "the wave-32 trace of $file failed"; }
+                (cd "$root" && PTX_FACTS_COMPILED=$compiled bash common/cpu/model/ptx_facts.sh "common/cpu/model/validation/$file" \
+                    "$w32.sites.tsv" "$w32.lines.tsv" "$w32.raw.tsv" "$w32.ptx") >&2 || die "nvcc's facts of $file failed (above)"
+                compiled=$w32.ptx
             done
-            if [ -n "${n:-}" ]; then
-                awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$n" -f "$here/../extrapolate.awk" \
-                    "$out/$name.wave32$n1.tsv" "$out/$name.wave32$n2.tsv" >"$counts/$name.wave32.tsv"
-            else
-                cp "$out/$name.wave32.tsv" "$counts/$name.wave32.tsv"
-            fi
+            for part in raw ptx.mix ptx.waits; do
+                case $part in raw) kept=$counts/$name.wave32.tsv ;; *) kept=$counts/$name.${part#ptx.}.sm_90.tsv ;; esac
+                if [ -n "${n:-}" ]; then
+                    awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$n" -f "$here/../extrapolate.awk" \
+                        "$out/$name.wave32$n1.$part.tsv" "$out/$name.wave32$n2.$part.tsv" >"$kept"
+                else
+                    cp "$out/$name.wave32.$part.tsv" "$kept"
+                fi
+            done
         fi
+        # Each other AMD target's code, joined with the same trace (each slice's, extended).
+        while read -r arch _; do
+            [ -n "$arch" ] || continue
+            echo "validate: $file's code for $arch" >&2
+            dirs=("$out") # the profile's folder, or one per slice
+            [ -z "${n:-}" ] || dirs=("$out/$name.slice1" "$out/$name.slice2")
+            for dir in "${dirs[@]}"; do
+                (cd "$root" && ISA_ARCH=$arch bash common/cpu/model/isa_facts.sh "common/cpu/model/validation/$file" \
+                    "$dir/$name.sites.tsv" "$dir/$name.lines.tsv" "$dir/$name.tsv" "$dir/$name.$arch") >&2 ||
+                    die "hipcc's $arch code of $file failed (above)"
+            done
+            for part in mix waits; do
+                if [ -n "${n:-}" ]; then
+                    awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$n" -f "$here/../extrapolate.awk" "${dirs[0]}/$name.$arch.$part.tsv" \
+                        "${dirs[1]}/$name.$arch.$part.tsv" >"$counts/$name.$part.$arch.tsv"
+                else
+                    cp "$out/$name.$arch.$part.tsv" "$counts/$name.$part.$arch.tsv"
+                fi
+            done
+        done < <(arch_devices "$file")
         echo "validate: $file traced in $(($(date +%s) - start)) s" >&2
     fi
     for part in counters mix waits; do
@@ -133,21 +175,30 @@ for file in $programs; do
     done
     "$timemodel" "$out/$name.devices.tsv" "$counts/$name.counters.tsv" "$counts/$name.mix.tsv" "$counts/$name.waits.tsv" \
         >"$out/$name.model.tsv"
+    # Each other AMD target's devices, on that target's code.
+    while read -r arch list; do
+        [ -n "$arch" ] || continue
+        for part in mix waits; do
+            [ -f "$counts/$name.$part.$arch.tsv" ] || die "no $counts/$name.$part.$arch.tsv: run validate.sh trace"
+        done
+        "$timemodel" --code-for "$list" "$out/$name.devices.tsv" "$counts/$name.counters.tsv" "$counts/$name.mix.$arch.tsv" \
+            "$counts/$name.waits.$arch.tsv" >"$out/$name.model-$arch.tsv"
+    done < <(arch_devices "$file")
     grep -qx "$file" <<<"$narrow_programs" || continue
-    [ -f "$counts/$name.wave32.tsv" ] || die "no $counts/$name.wave32.tsv: run validate.sh trace"
-    # Warps of 32: the wave-64 counters with the wave-32 trace's segments and sectors.
-    awk -F'\t' -v OFS='\t' 'FNR == 1 { file++ }
-        file == 1 { if (FNR == 1) for (i = 1; i <= NF; i++) name[i] = $i; else for (i = 2; i <= NF; i++) w32[$1, name[i]] = $i; next }
-        FNR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; print; next }
-        { for (i = 2; i <= NF; i++) if (($1, col[i]) in w32 && col[i] != "waves") $i = w32[$1, col[i]]; print }' \
-        "$counts/$name.wave32.tsv" "$counts/$name.counters.tsv" >"$out/$name.counters-warp32.tsv"
-    "$timemodel" "$out/$name.devices.tsv" "$out/$name.counters-warp32.tsv" "$counts/$name.mix.tsv" "$counts/$name.waits.tsv" \
-        >"$out/$name.model-warp32.tsv"
+    for part in wave32 mix.sm_90 waits.sm_90; do
+        [ -f "$counts/$name.$part.tsv" ] || die "no $counts/$name.$part.tsv: run validate.sh trace"
+    done
+    # Warps of 32: the wave-32 trace's counters and nvcc's sm_90 code.
+    list=$(awk -F'\t' -v list="$warp32" 'BEGIN { n = split(list, d, " "); for (i = 1; i <= n; i++) w[d[i]] = 1 }
+        !/^#/ && ($1 in w) && !seen[$1]++ { printf "%s%s", sep, $1; sep = "," }' "$out/$name.devices.tsv")
+    "$timemodel" --code-for "$list" "$out/$name.devices.tsv" "$counts/$name.wave32.tsv" "$counts/$name.mix.sm_90.tsv" \
+        "$counts/$name.waits.sm_90.tsv" >"$out/$name.model-warp32.tsv"
 done
 
 # The table, in the README's words; then the rank correlations, the summaries
 # and the bar. The model tables are read as FILE.model.tsv (FILE.model-warp32.tsv
-# for the devices with warps of 32), each row keyed by its program.
+# for the devices with warps of 32), each row keyed by its program; then
+# FILE.model-ARCH.tsv, whose rows (its target's devices) replace gfx906's code's.
 # shellcheck disable=SC2046 # the lists of model tables split into one argument each, on purpose
 table=$(awk -F'\t' -v warp32_devices="$warp32" -v bar_out="$out/bar" '
     BEGIN { n = split(warp32_devices, wd, " "); for (i = 1; i <= n; i++) warp32[wd[i]] = 1 }
@@ -180,7 +231,7 @@ table=$(awk -F'\t' -v warp32_devices="$warp32" -v bar_out="$out/bar" '
     FNR == 1 {
         for (i = 1; i <= NF; i++) mc[$i] = i
         narrow = FILENAME ~ /model-warp32/
-        program = FILENAME; sub(/.*\//, "", program); sub(/\.model(-warp32)?\.tsv$/, ".hip", program)
+        program = FILENAME; sub(/.*\//, "", program); sub(/\.model(-[a-z0-9]+)?\.tsv$/, ".hip", program)
         next
     }
     # A device with warps of 32 from the counts at wave 32, any other from the wave-64 ones.
@@ -239,7 +290,8 @@ table=$(awk -F'\t' -v warp32_devices="$warp32" -v bar_out="$out/bar" '
             rank_ok ? "met" : "not met in " low
         print (share_ok && gm_ok && rank_ok ? "met" : "not met") > bar_out
     }' "$published" $(for file in $programs; do echo "$out/${file%.hip}.model.tsv"; done) \
-    $(for file in $narrow_programs; do echo "$out/${file%.hip}.model-warp32.tsv"; done))
+    $(for file in $narrow_programs; do echo "$out/${file%.hip}.model-warp32.tsv"; done) \
+    $(for file in $programs; do arch_devices "$file" | while read -r arch _; do echo "$out/${file%.hip}.model-$arch.tsv"; done; done))
 echo "$table"
 if [ "$mode" = check ]; then
     readme_table=$(awk '/<!-- validation:end/ { inside = 0 } inside { print } /<!-- validation:begin/ { inside = 1 }' "$here/README.md")
