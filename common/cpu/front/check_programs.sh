@@ -8,8 +8,12 @@
 # the scratch folder, which the last line names.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-dir=${1:?usage: check_programs.sh DIR [NAME=ARGS...]}
-[ -d "$dir" ] || { echo "check_programs: $dir: no such folder" >&2; exit 2; }
+# shellcheck source=common/scripts/lib.sh
+. "$root/common/scripts/lib.sh"
+SCRIPT_NAME=check_programs
+[ $# -ge 1 ] || die_usage "usage: check_programs.sh DIR [NAME=ARGS...]"
+dir=$1
+[ -d "$dir" ] || die_usage "$dir: no such folder"
 shift
 declare -A args=()
 for pair in "$@"; do args[${pair%%=*}]=${pair#*=}; done
