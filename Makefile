@@ -275,20 +275,36 @@ RACECHECK_CLEAN = no race and no uninitialised shared-memory read in $(RACECHECK
 # 9 bytes per device byte and 9-26 s a chapter on the 2-core machine. Chapter 09's two epochs also run the
 # 10,000 test images, whatever the limit: 107 s at 10,000 images, 39-45 s at 1,037 (common/cpu/README.md).
 RACECHECK_LIMIT = $(or $(RACECHECK_IMAGES),$(if $(filter 09-%,$(CHAPTER)),1037,10007))
-# make profile FILE=kernel.hip: a HIP program of your own (its own main(), hipLaunchKernelGGL), traced and modelled
-.PHONY: profile validate-model
-STANDALONE = $(TRACE_BUILD)/standalone/$(basename $(notdir $(FILE)))
+# make profile FILE=kernel.hip: a HIP program of your own (its own main()), traced and modelled.
+# Its build is keyed by the source's full path (two main.hip files never share a binary), and goes
+# through the front end (common/cpu/front/): <<<...>>> launches and extern __shared__ become C++.
+.PHONY: profile racecheck validate-model
+STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
+STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
+STANDALONE_CHECK = $(if $(FILE),$(if $(wildcard $(FILE)),true,echo "make $@: FILE=$(FILE): no such file" >&2; exit 2),echo \
+  "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
 profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
-	@$(if $(FILE),,echo "make profile needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
-	@$(if $(wildcard $(FILE)),,echo "make profile: FILE=$(FILE): no such file" >&2; exit 2)
+	@$(STANDALONE_CHECK)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/trace/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) checked for races and uninitialised shared-memory reads
+	@$(STANDALONE_CHECK)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) STANDALONE_SOURCE=$(FILE)
+	HIPCPU_RACECHECK=1 $(STANDALONE) $(ARGS)
+	@echo "racecheck: $(FILE) is clean at wave $(WAVE): no race and no uninitialised shared-memory read"
 # No dependency file here: a learner's FILE may be a temporary one, and a .dep naming it
-# would stop the next make once it is gone.
-$(TRACE_BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) | clang-tools
+# would stop the next make once it is gone. The plain executor build (build/cpu/standalone/...)
+# takes the same rule.
+FRONT := build/tools/hipcpu_front
+$(FRONT): common/cpu/front/hipcpu_front.c
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(INSTRUMENT) -c $(STANDALONE_SOURCE) -o $@.o
+	$(CC) $(CFLAGS) $< -o $@
+$(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+	@$(if $(STANDALONE_SOURCE),,echo "$@: set STANDALONE_SOURCE=path/to/kernel.hip" >&2; exit 2)
+	@mkdir -p $(@D)
+	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
+	$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 validate-model: $(TIMEMODEL) ## the time model against published times of outside kernels (common/cpu/model/validation/)
 	-@$(MAKE) --no-print-directory hip-tools
@@ -377,7 +393,7 @@ fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict 
 # The CPU executor at both wave sizes, trace builds, the broken kernel (always under ASan), GPU chapters
 CPU := --no-print-directory HIP_PLATFORM=cpu
 test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
-	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) \
+	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) $(FRONT) \
 	  $(CPU_BUILD)/tests/test_executor $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
 	@$(MAKE) $(CPU) WAVE=32 build build/cpu-wave32$(SAN_SUFFIX)/tests/test_executor
 	@$(MAKE) $(CPU) SANITIZE=address,undefined build/cpu-san/broken_kernel

@@ -93,7 +93,7 @@ report_times() {
     local count=${1:-10}
     if [ ${#test_times[@]} -gt 0 ]; then
         echo "# slowest tests (ms):"
-        printf '%s\n' "${test_times[@]}" | sort -rn | head -n "$count" | sed 's/^/#   /'
+        printf '%s\n' "${test_times[@]}" | sort -rn | awk -v n="$count" 'NR <= n { print "#   " $0 }'
     fi
     if [ ${#file_times[@]} -gt 0 ]; then
         echo "# time per file (ms):"

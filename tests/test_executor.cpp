@@ -531,8 +531,8 @@ static void test_launch_validation(void **) {
         assert_int_equal(hipGetLastError(), hipSuccess); /* reset */
         assert_int_equal(download(ran, 1)[0], 0);
     }
-    /* Dynamic shared memory is not supported. */
-    hipLaunchKernelGGL(flag_kernel, 1, 1, 16, 0, ran);
+    /* More dynamic shared memory than a CU's 64 KiB LDS. */
+    hipLaunchKernelGGL(flag_kernel, 1, 1, 65537, 0, ran);
     assert_int_equal(hipGetLastError(), hipErrorInvalidValue);
     assert_int_equal(download(ran, 1)[0], 0);
     /* The limits themselves are valid; plain ints work as dimensions. */

@@ -33,7 +33,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "settings.h"
@@ -231,6 +233,18 @@ unsigned hipcpu_current_linear = 0;
  * defines its bounds. Weak: a program may have none. */
 extern "C" char __start_hipcpu_shared[] __attribute__((weak));
 extern "C" char __stop_hipcpu_shared[] __attribute__((weak));
+
+/* Dynamic shared memory (HIP_DYNAMIC_SHARED): one CU's LDS, in the same
+ * section, so the trace build counts it as LDS. A launch may use what the
+ * static __shared__ variables leave of the 64 KiB. */
+static constexpr size_t kLdsBytes = 65536;
+extern "C" {
+__attribute__((section("hipcpu_shared"), aligned(256))) unsigned char hipcpu_dynamic_shared[kLdsBytes];
+}
+static size_t static_shared_bytes() {
+    return size_t(__stop_hipcpu_shared - __start_hipcpu_shared) - kLdsBytes;
+}
+static size_t dynamic_shared_bytes; /* this launch's */
 
 static std::mutex launch_mutex;         /* one launch at a time in the process */
 static thread_local bool in_launch;     /* catches launches from inside a kernel */
@@ -650,8 +664,13 @@ static bool step_wave(Wave &wave) {
  * -1 as int), and a kernel that reads shared memory it has not written gets
  * a visibly wrong answer rather than the zeros of a fresh program. */
 static void poison_shared_memory() {
-    if (+__start_hipcpu_shared && +__stop_hipcpu_shared > +__start_hipcpu_shared)
-        memset(__start_hipcpu_shared, 0xFF, size_t(__stop_hipcpu_shared - __start_hipcpu_shared));
+    /* The static variables around the dynamic area, and as much of the area
+     * as the launch asked for: filling all 64 KiB per block would cost more
+     * than a small block's work. */
+    char *area = reinterpret_cast<char *>(hipcpu_dynamic_shared);
+    memset(__start_hipcpu_shared, 0xFF, size_t(area - __start_hipcpu_shared));
+    memset(area, 0xFF, dynamic_shared_bytes);
+    memset(area + kLdsBytes, 0xFF, size_t(__stop_hipcpu_shared - (area + kLdsBytes)));
 }
 
 /* Runs the block whose index is in hipcpu_block_idx, one barrier phase at a
@@ -793,7 +812,7 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || nthreads == 0 || nthreads > kMaxThreads ||
         block.z > 64 || grid.x > 0x7FFFFFFFu || grid.y > 65535 || grid.z > 65535)
         return record(hipErrorInvalidConfiguration);
-    if (shared_bytes != 0) return record(hipErrorInvalidValue); /* no dynamic shared memory */
+    if (shared_bytes > kLdsBytes - static_shared_bytes()) return record(hipErrorInvalidValue); /* more than the LDS */
     if (in_launch) die("kernel '%s' launched from inside a kernel: not supported", kernel_name);
 
     std::lock_guard<std::mutex> lock(launch_mutex);
@@ -803,6 +822,7 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
     refuse_trace_settings();
     hipcpu_hooks::launch_begin(kernel_name, grid, block);
     ex.kernel = kernel_name;
+    dynamic_shared_bytes = shared_bytes;
     ex.invoke = invoke;
     ex.body = body;
     hipcpu_grid_dim = grid;
@@ -980,6 +1000,45 @@ extern "C" hipError_t hipcpu_occupancy(int *blocks, int block_size) {
     return hipSuccess;
 }
 
+/* The modelled device's limits per CU (common/cpu/model/devices.tsv): at wave
+ * 64 gfx906's 40 waves (10 per SIMD), 16 blocks (40 of one wave) and 64 KiB of
+ * LDS; at wave 32 an H100 SM's 64 warps, 32 blocks and 228 KiB of shared
+ * memory, 1 KiB of it reserved per block. Registers are not counted: the
+ * executor does not know them. */
+static constexpr int kWavesPerCu = kWave == 64 ? 40 : 64;
+static constexpr int kBlocksPerCu = kWave == 64 ? 16 : 32, kOneWaveBlocksPerCu = kWave == 64 ? 40 : 32;
+static constexpr size_t kLdsPerCu = kWave == 64 ? 65536 : 233472, kLdsReservedPerBlock = kWave == 64 ? 0 : 1024;
+
+static int blocks_per_cu(int block_size, size_t dynamic_shared) {
+    const int waves = (block_size + int(kWave) - 1) / int(kWave);
+    int blocks = std::min(kWavesPerCu / waves, waves == 1 ? kOneWaveBlocksPerCu : kBlocksPerCu);
+    const size_t lds = static_shared_bytes() + dynamic_shared + kLdsReservedPerBlock;
+    if (lds) blocks = std::min<size_t>(blocks, kLdsPerCu / lds);
+    return blocks;
+}
+
+extern "C" hipError_t hipcpu_occupancy_limits(int *blocks, int block_size, size_t dynamic_shared) {
+    if (!blocks || block_size < 1 || unsigned(block_size) > kMaxThreads) return record(hipErrorInvalidValue);
+    *blocks = blocks_per_cu(block_size, dynamic_shared);
+    return hipSuccess;
+}
+
+/* The block size (a power of two from a wave to the limit) with the most
+ * waves resident per CU, the largest of equals; the grid that fills every CU. */
+extern "C" hipError_t hipcpu_occupancy_block_size(int *grid_size, int *block_size, size_t dynamic_shared, int limit) {
+    if (!grid_size || !block_size || limit < 0) return record(hipErrorInvalidValue);
+    const int most = limit == 0 || unsigned(limit) > kMaxThreads ? int(kMaxThreads) : limit;
+    int best = 0, best_waves = -1;
+    for (int size = int(kWave) <= most ? int(kWave) : most; size <= most; size *= 2) {
+        const int waves = blocks_per_cu(size, dynamic_shared) * ((size + int(kWave) - 1) / int(kWave));
+        if (waves >= best_waves && blocks_per_cu(size, dynamic_shared) > 0) best = size, best_waves = waves;
+    }
+    if (best == 0) return record(hipErrorInvalidValue);
+    *block_size = best;
+    *grid_size = blocks_per_cu(best, dynamic_shared) * compute_units();
+    return hipSuccess;
+}
+
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
     if (!prop) return record(hipErrorInvalidValue);
     if (device != 0) return record(hipErrorInvalidDevice);
@@ -1005,8 +1064,10 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
     prop->major = 1;
     prop->minor = 0;
     prop->multiProcessorCount = compute_units();
-    prop->maxThreadsPerMultiProcessor = int(kMaxThreads);
-    prop->maxSharedMemoryPerMultiProcessor = 65536;
+    prop->maxThreadsPerMultiProcessor = kWavesPerCu * int(kWave); /* the modelled device's: 2560 on gfx906 */
+    prop->maxSharedMemoryPerMultiProcessor = kLdsPerCu;
+    prop->l2CacheSize = kWave == 64 ? 4 << 20 : 50 << 20;
+    prop->concurrentKernels = 1;
     prop->integrated = 1;
     return hipSuccess;
 }
@@ -1023,6 +1084,74 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
 }
 
 hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int) { return hipStreamCreate(stream); }
+hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t event, unsigned int) {
+    return event ? hipSuccess : record(hipErrorInvalidHandle);
+}
+hipError_t hipStreamQuery(hipStream_t) { return hipSuccess; } /* every stream has finished */
+hipError_t hipMallocHost(void **ptr, size_t size) { return hipHostMalloc(ptr, size, 0); }
+hipError_t hipFreeHost(void *ptr) { return hipHostFree(ptr); }
+
+/* The attributes hipGetDeviceProperties reports, one at a time. */
+hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int device) {
+    if (!value) return record(hipErrorInvalidValue);
+    hipDeviceProp_t p;
+    if (hipGetDeviceProperties(&p, device) != hipSuccess) return hipErrorInvalidDevice;
+    switch (attribute) {
+    case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case hipDeviceAttributeMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case hipDeviceAttributeMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case hipDeviceAttributeMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case hipDeviceAttributeMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case hipDeviceAttributeMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case hipDeviceAttributeMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+    case hipDeviceAttributeSharedMemPerBlockOptin: *value = int(p.sharedMemPerBlock); break;
+    case hipDeviceAttributeTotalConstantMemory: *value = int(p.totalConstMem); break;
+    case hipDeviceAttributeWarpSize: *value = p.warpSize; break;
+    case hipDeviceAttributeMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case hipDeviceAttributeClockRate: *value = p.clockRate; break;
+    case hipDeviceAttributeMemoryClockRate: *value = p.memoryClockRate; break;
+    case hipDeviceAttributeMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case hipDeviceAttributeMultiprocessorCount: *value = p.multiProcessorCount; break;
+    case hipDeviceAttributeComputeCapabilityMajor: *value = p.major; break;
+    case hipDeviceAttributeComputeCapabilityMinor: *value = p.minor; break;
+    case hipDeviceAttributeMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: *value = int(p.maxSharedMemoryPerMultiProcessor); break;
+    case hipDeviceAttributeL2CacheSize: *value = p.l2CacheSize; break;
+    case hipDeviceAttributeIntegrated: *value = p.integrated; break;
+    case hipDeviceAttributeConcurrentKernels: *value = p.concurrentKernels; break;
+    case hipDeviceAttributeCooperativeLaunch: *value = 1; break; /* grid sync itself is refused by the front end */
+    case hipDeviceAttributeCooperativeMultiDeviceLaunch: *value = 0; break;
+    case hipDeviceAttributeManagedMemory:
+    case hipDeviceAttributeUnifiedAddressing: *value = 1; break;
+    default: return record(hipErrorInvalidValue);
+    }
+    return hipSuccess;
+}
+
+/* __device__ globals met by the host API (HIP_SYMBOL): a buffer of the trace
+ * build, once, named after the variable or, for a bare symbol, by the symbol
+ * table. */
+void hipcpu_register_symbol(const void *address, size_t size, const char *name) {
+    static std::mutex mutex;
+    static std::vector<const void *> seen;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!address || !size || std::find(seen.begin(), seen.end(), address) != seen.end()) return;
+    seen.push_back(address);
+    hipcpu_hooks::alloc(const_cast<void *>(address), size);
+    if (name) hipcpu_hooks::name(address, name);
+}
+
+/* hipMalloc's first argument as written, "&d_x" or "(void **)&d_x", to "d_x". */
+void hipcpu_name_from_text(const void *ptr, const char *text) {
+    if (!ptr || !text) return;
+    const char *amp = strrchr(text, '&');
+    std::string name = amp ? amp + 1 : text;
+    while (!name.empty() && (name[0] == ' ' || name[0] == '(')) name.erase(0, 1);
+    while (!name.empty() && (name.back() == ' ' || name.back() == ')')) name.pop_back();
+    if (!name.empty()) hipcpu_hooks::name(ptr, name.c_str());
+}
 
 hipError_t hipEventCreate(hipEvent_t *event) {
     if (!event) return record(hipErrorInvalidValue);

@@ -32,7 +32,11 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* printf in kernels */
 #include <string.h>
+
+#include <type_traits>
+#include <utility>
 
 /* ---- Qualifiers ------------------------------------------------------------ */
 
@@ -55,9 +59,16 @@
  * function-static array is private to the running block. They all live in
  * one linker section, which the executor fills with 0xFF bytes when each
  * block starts (a GPU leaves garbage there too) and which the trace build
- * tells apart from global memory. Dynamic (extern) shared memory is not
- * supported. */
+ * tells apart from global memory. */
 #define __shared__ static __attribute__((section("hipcpu_shared")))
+/* Dynamic shared memory: one area in the same section, as large as a CU's
+ * LDS, sized per launch by its shared_bytes. `extern __shared__ T x[];` is
+ * not C++ (static and extern): the front end (common/cpu/front/) rewrites it
+ * to this macro. */
+extern "C" unsigned char hipcpu_dynamic_shared[];
+#define HIP_DYNAMIC_SHARED(type, var) type *var = reinterpret_cast<type *>(hipcpu_dynamic_shared);
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+#define __align__(n) alignas(n)
 
 /* ---- Thread coordinates ---------------------------------------------------- */
 
@@ -442,14 +453,134 @@ const char *hipGetErrorName(hipError_t error);
 void hipcpu_name_allocation(const void *ptr, const char *name);
 }
 
-/* One block per CU at a time: the executor runs blocks one after another,
- * and models no register file. Grids sized as multiProcessorCount times
- * this get gfx906's 60 blocks for a one-block-per-CU kernel. */
+/* Streams run in order: a launch or copy has completed when its call returns,
+ * whatever stream it names, so synchronising does nothing. */
+#define hipStreamDefault 0x00u
+#define hipStreamNonBlocking 0x01u
+#define hipHostMallocMapped 0x02u
+#define hipHostMallocPortable 0x01u
+#define hipHostMallocWriteCombined 0x04u
+#define hipEventBlockingSync 0x01u
+#define hipEventDisableTiming 0x02u
+
+typedef enum hipDeviceAttribute_t {
+    hipDeviceAttributeMaxThreadsPerBlock,
+    hipDeviceAttributeMaxBlockDimX,
+    hipDeviceAttributeMaxBlockDimY,
+    hipDeviceAttributeMaxBlockDimZ,
+    hipDeviceAttributeMaxGridDimX,
+    hipDeviceAttributeMaxGridDimY,
+    hipDeviceAttributeMaxGridDimZ,
+    hipDeviceAttributeMaxSharedMemoryPerBlock,
+    hipDeviceAttributeSharedMemPerBlockOptin,
+    hipDeviceAttributeTotalConstantMemory,
+    hipDeviceAttributeWarpSize,
+    hipDeviceAttributeMaxRegistersPerBlock,
+    hipDeviceAttributeClockRate,
+    hipDeviceAttributeMemoryClockRate,
+    hipDeviceAttributeMemoryBusWidth,
+    hipDeviceAttributeMultiprocessorCount,
+    hipDeviceAttributeComputeCapabilityMajor,
+    hipDeviceAttributeComputeCapabilityMinor,
+    hipDeviceAttributeMaxThreadsPerMultiProcessor,
+    hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
+    hipDeviceAttributeL2CacheSize,
+    hipDeviceAttributeIntegrated,
+    hipDeviceAttributeConcurrentKernels,
+    hipDeviceAttributeCooperativeLaunch,
+    hipDeviceAttributeCooperativeMultiDeviceLaunch,
+    hipDeviceAttributeManagedMemory,
+    hipDeviceAttributeUnifiedAddressing
+} hipDeviceAttribute_t;
+
+extern "C" {
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags);
+hipError_t hipStreamQuery(hipStream_t stream);
+hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int device);
+hipError_t hipMallocHost(void **ptr, size_t size);
+hipError_t hipFreeHost(void *ptr);
+/* Not HIP: a __device__ global becomes a device buffer of the trace build,
+ * named after the variable, the first time the host API meets it. */
+void hipcpu_register_symbol(const void *address, size_t size, const char *name);
+}
+
+/* __device__ globals are host globals here. HIP_SYMBOL(x) carries x's
+ * address, size and name, so that hipGetSymbolSize can answer and the trace
+ * build can count and race-check the kernels' accesses to it as a buffer
+ * named x. A bare symbol (CUDA's spelling) works too, named by the tracer. */
+struct hipcpu_symbol_ref {
+    void *address;
+    size_t size;
+    const char *name;
+};
+#define HIP_SYMBOL(X) (hipcpu_symbol_ref{(void *)&(X), sizeof(X), #X})
+inline hipcpu_symbol_ref hipcpu_symbol(hipcpu_symbol_ref s) {
+    hipcpu_register_symbol(s.address, s.size, s.name);
+    return s;
+}
+template <typename T> inline hipcpu_symbol_ref hipcpu_symbol(T &x) {
+    hipcpu_register_symbol((const void *)&x, sizeof x, nullptr);
+    return hipcpu_symbol_ref{(void *)&x, sizeof x, nullptr};
+}
+template <typename S> inline hipError_t hipGetSymbolAddress(void **address, S &&symbol) {
+    if (!address) return hipErrorInvalidValue;
+    *address = hipcpu_symbol(symbol).address;
+    return hipSuccess;
+}
+template <typename S> inline hipError_t hipGetSymbolSize(size_t *size, S &&symbol) {
+    if (!size) return hipErrorInvalidValue;
+    *size = hipcpu_symbol(symbol).size;
+    return hipSuccess;
+}
+template <typename S>
+inline hipError_t hipMemcpyToSymbol(S &&symbol, const void *src, size_t size, size_t offset = 0,
+                                    hipMemcpyKind kind = hipMemcpyHostToDevice) {
+    hipcpu_symbol_ref s = hipcpu_symbol(symbol);
+    if (offset > s.size || size > s.size - offset) return hipErrorInvalidValue;
+    return hipMemcpy(static_cast<char *>(s.address) + offset, src, size, kind);
+}
+template <typename S>
+inline hipError_t hipMemcpyFromSymbol(void *dst, S &&symbol, size_t size, size_t offset = 0,
+                                      hipMemcpyKind kind = hipMemcpyDeviceToHost) {
+    hipcpu_symbol_ref s = hipcpu_symbol(symbol);
+    if (offset > s.size || size > s.size - offset) return hipErrorInvalidValue;
+    return hipMemcpy(dst, static_cast<const char *>(s.address) + offset, size, kind);
+}
+template <typename S>
+inline hipError_t hipMemcpyToSymbolAsync(S &&symbol, const void *src, size_t size, size_t offset,
+                                         hipMemcpyKind kind, hipStream_t = 0) {
+    return hipMemcpyToSymbol(symbol, src, size, offset, kind);
+}
+template <typename S>
+inline hipError_t hipMemcpyFromSymbolAsync(void *dst, S &&symbol, size_t size, size_t offset,
+                                           hipMemcpyKind kind, hipStream_t = 0) {
+    return hipMemcpyFromSymbol(dst, symbol, size, offset, kind);
+}
+
+/* hipcpu_occupancy: one block per CU, always. The chapters size persistent
+ * grids with it, and their kernels are register-limited to one block per CU
+ * on gfx906, which the executor cannot see. A program of one's own (built
+ * with HIPCPU_STANDALONE: make profile FILE=, make racecheck FILE=) is
+ * answered from the modelled device's limits instead (hipcpu.cpp): waves,
+ * blocks and LDS per CU, registers not counted. */
 extern "C" hipError_t hipcpu_occupancy(int *blocks, int block_size);
+extern "C" hipError_t hipcpu_occupancy_limits(int *blocks, int block_size, size_t dynamic_shared_bytes);
+extern "C" hipError_t hipcpu_occupancy_block_size(int *grid_size, int *block_size, size_t dynamic_shared_bytes,
+                                                  int block_size_limit);
 template <typename F>
 inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F, int block_size,
                                                                size_t dynamic_shared_bytes) {
+#if defined(HIPCPU_STANDALONE) && HIPCPU_STANDALONE
+    return hipcpu_occupancy_limits(blocks, block_size, dynamic_shared_bytes);
+#else
     return dynamic_shared_bytes ? hipErrorInvalidValue : hipcpu_occupancy(blocks, block_size);
+#endif
+}
+template <typename F>
+inline hipError_t hipOccupancyMaxPotentialBlockSize(int *grid_size, int *block_size, F, size_t dynamic_shared_bytes = 0,
+                                                    int block_size_limit = 0) {
+    return hipcpu_occupancy_block_size(grid_size, block_size, dynamic_shared_bytes, block_size_limit);
 }
 
 template <typename T> inline hipError_t hipMalloc(T **ptr, size_t size) {
@@ -485,14 +616,51 @@ inline void hipcpu_launch_kernel(const char *kernel_name, Call call, dim3 grid, 
     hipcpu_launch(kernel_name, grid, block, shared_bytes, stream, &hipcpu_invoke<decltype(body)>, &body);
 }
 
+/* hipLaunchCooperativeKernel(kernel, grid, block, args, shared_bytes,
+ * stream): an ordinary launch, each argument read through its pointer in
+ * args as the kernel's parameter type. Grid-wide sync is not supported (the
+ * front end names it): blocks run one at a time. */
+template <typename... Params, size_t... I>
+inline void hipcpu_launch_from_pointers(void (*kernel)(Params...), dim3 grid, dim3 block, void **args,
+                                        size_t shared_bytes, hipStream_t stream, std::index_sequence<I...>) {
+    hipcpu_launch_kernel("hipLaunchCooperativeKernel", [kernel](const auto &...a) { kernel(a...); }, grid, block,
+                         shared_bytes, stream, *static_cast<std::decay_t<Params> *>(args[I])...);
+}
+template <typename... Params>
+inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void **args,
+                                             unsigned int shared_bytes = 0, hipStream_t stream = 0) {
+    if (!kernel || (sizeof...(Params) && !args)) return hipErrorInvalidValue;
+    hipcpu_launch_from_pointers(kernel, grid, block, args, shared_bytes, stream,
+                                std::index_sequence_for<Params...>{});
+    return hipPeekAtLastError();
+}
+template <typename... Params>
+inline hipError_t hipLaunchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void **args,
+                                  size_t shared_bytes = 0, hipStream_t stream = 0) {
+    return hipLaunchCooperativeKernel(kernel, grid, block, args, unsigned(shared_bytes), stream);
+}
+
 /* hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...):
- * grid and block are dim3 or integers; shared_bytes must be 0 (no dynamic
- * shared memory); any stream behaves like the null stream. The launch has
+ * grid and block are dim3 or integers; shared_bytes sizes the dynamic
+ * shared memory (HIP_DYNAMIC_SHARED); any stream behaves like the null stream. The launch has
  * completed when the statement ends. */
 #define hipLaunchKernelGGL(kernel, ...)                                                    \
     hipcpu_launch_kernel(                                                                  \
         #kernel, [&](const auto &...hipcpu_arg_) { kernel(hipcpu_arg_...); }, __VA_ARGS__)
 
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
+
+/* A program of one's own names each buffer after what hipMalloc filled
+ * (`hipMalloc(&d_x, n)`: "d_x"), for the trace build's tables and messages.
+ * The chapters name theirs with hipcpu_name_allocation. */
+#if defined(HIPCPU_STANDALONE) && HIPCPU_STANDALONE
+extern "C" void hipcpu_name_from_text(const void *ptr, const char *text);
+template <typename P> inline hipError_t hipcpu_malloc_named(P ptr, size_t size, const char *text) {
+    hipError_t e = (hipMalloc)(ptr, size);
+    if (e == hipSuccess && ptr) hipcpu_name_from_text(*ptr, text);
+    return e;
+}
+#define hipMalloc(ptr, size) hipcpu_malloc_named((ptr), (size), #ptr)
+#endif
 
 #endif

@@ -120,6 +120,17 @@ run_trace() {
         cat "$dir/log" >&2
         die "$program failed; its output is above"
     fi
+    # A program of one's own: its output on the screen too (the first 40 lines).
+    if [ -n "${PROFILE_STANDALONE:-}" ] && [ "$dir" = "$work/run" ]; then
+        echo "$chapter's own output:"
+        head -n 40 "$dir/log"
+        [ "$(wc -l <"$dir/log")" -le 40 ] || echo "... (the rest: $outdir/$chapter.log)"
+        echo
+    fi
+    if [ -n "${PROFILE_STANDALONE:-}" ] && [ ! -s "$dir/raw.tsv" ]; then
+        echo "profile: $chapter launched no kernel: nothing to count or model"
+        exit 0
+    fi
     [ -s "$dir/raw.tsv" ] || die "$program wrote no counters"
 }
 

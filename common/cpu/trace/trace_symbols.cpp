@@ -197,7 +197,14 @@ const std::vector<Symbol> &program_symbols() {
                 unsigned long start, size;
                 char type;
                 int used = 0;
-                if (sscanf(line, "%lx %lx %c %n", &start, &size, &type, &used) < 3 || used == 0) continue;
+                /* A symbol without a size (the linker's __start_SECTION) has three
+                 * fields: its type letter must not be read as a hex size. */
+                char size_text[32], type_text[8];
+                if (sscanf(line, "%lx %31s %7s %n", &start, size_text, type_text, &used) < 3 || used == 0 ||
+                    type_text[1] != '\0' || sscanf(size_text, "%lx", &size) != 1)
+                    continue;
+                type = type_text[0];
+                (void)type;
                 std::string name = line + used;
                 name.erase(name.find_last_not_of("\n") + 1);
                 symbols.push_back({start, size, name});
@@ -215,6 +222,7 @@ std::string shared_variable(uintptr_t addr, uintptr_t *offset) {
     for (const Symbol &d : program_symbols())
         if (target >= d.start && target < d.start + d.size) {
             *offset = target - d.start;
+            if (d.name == "hipcpu_dynamic_shared") return "(dynamic)"; /* extern __shared__, HIP_DYNAMIC_SHARED */
             size_t scope = d.name.rfind("::");
             if (scope == std::string::npos) return d.name;
             std::string function = d.name.substr(0, scope);

@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# A learner's own HIP program (make profile FILE=, make racecheck FILE=): the
+# small programs of tests/hip/, one per construct the front end and the
+# executor support (<<<>>> launches, dynamic shared memory, streams and
+# events, __device__ globals, the occupancy API, cooperative groups), each
+# profiled with a modelled time for every kernel, race-checked, and built and
+# run by the plain executor build; the negative controls: a deleted barrier
+# found by the race check, unsupported constructs named in one line. `make
+# test` builds the trace executor and the front end first.
+
+load helpers
+
+# own NAME: make profile and make racecheck FILE=tests/hip/NAME.hip succeed,
+# the program's own output is on the screen, every kernel it launched has a
+# gfx906 time, and the plain executor build runs it too.
+own() {
+    local file=tests/hip/$1.hip
+    run make --no-print-directory -s profile FILE="$file"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"$1's own output:"* ]]
+    [[ "$output" == *"$1: "* ]]
+    [[ "$output" != *"error"* ]]
+    local counters=build/profile/standalone/$1.tsv model=build/profile/standalone/$1.model.tsv kernel
+    [ "$(tail -n +2 "$counters" | wc -l)" -ge 1 ]
+    while IFS= read -r kernel; do
+        echo "modelled: $kernel"
+        awk -F'\t' -v k="$kernel" '$1 == k && $2 == "gfx906" && $3 > 0 { found = 1 } END { exit !found }' "$model"
+    done < <(tail -n +2 "$counters" | cut -f 1)
+    run make --no-print-directory -s racecheck FILE="$file"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"racecheck: $file is clean at wave 64"* ]]
+    run make --no-print-directory -s HIP_PLATFORM=cpu SANITIZE="${SANITIZE:-}" "$CPU_BUILD/standalone/own/$1" STANDALONE_SOURCE="$file"
+    [ "$status" -eq 0 ]
+    run "$CPU_BUILD/standalone/own/$1"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "own HIP: <<<>>> launches of template kernels, 2 to 4 arguments, split over lines; printf in a kernel" {
+    own launch
+    run cut -f 1 build/profile/standalone/launch.tsv
+    [[ "$output" == *"scale_add<float, 2>"* ]]
+    [[ "$output" == *"scale_add<float, 3>"* ]]
+    [ "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "scale_add<float, 2>" { print $c["launches"] }' \
+        build/profile/standalone/launch.tsv)" -eq 2 ]
+    run make --no-print-directory -s profile FILE=tests/hip/launch.hip
+    [[ "$output" == *"hello from block 0, tag 7"* ]]
+}
+
+@test "own HIP: extern __shared__ and HIP_DYNAMIC_SHARED, sized by the launch, counted as LDS" {
+    own dynamic_shared
+    grep -Eq $'^block_sum<int>\t.*\t\\(dynamic\\)\tshared\t' build/profile/standalone/dynamic_shared.sites.tsv ||
+        grep -q '(dynamic)' build/profile/standalone/dynamic_shared.sites.tsv
+    [ "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "block_sum<int>" { print $c["lds_requests"] }' \
+        build/profile/standalone/dynamic_shared.tsv)" -gt 0 ]
+}
+
+@test "own HIP: streams, asynchronous copies, pinned memory and events (run in order)" {
+    own streams
+}
+
+@test "own HIP: __device__ globals through HIP_SYMBOL are buffers named after the variable" {
+    own device_globals
+    grep -q $'\ttable\t' build/profile/standalone/device_globals.sites.tsv
+    grep -q $'\td_out\t' build/profile/standalone/device_globals.sites.tsv
+}
+
+@test "own HIP: the occupancy API answers from gfx906's limits" {
+    own occupancy
+    [[ "$output" == *"block 512 grid 300, 256 threads: 10 blocks per CU, 20000 LDS bytes: 3, CUs 60, wave 64, threads per CU 2560, cooperative 1"* ]]
+}
+
+@test "own HIP: cooperative groups' block and tiles, launched with hipLaunchCooperativeKernel" {
+    own cooperative_groups
+}
+
+@test "own HIP: the race check finds the barrier deleted from the dynamic shared memory sum" {
+    local dir=$BATS_TEST_TMPDIR/nobarrier
+    mkdir -p "$dir"
+    cp tests/hip/check.h "$dir/"
+    sed '/barrier: the negative control/d' tests/hip/dynamic_shared.hip >"$dir/dynamic_shared.hip"
+    run make --no-print-directory -s racecheck FILE="$dir/dynamic_shared.hip"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"kernel 'block_sum<int>'"*"__shared__ (dynamic)"*"$dir/dynamic_shared.hip:10"* ]]
+}
+
+@test "own HIP: an unsupported construct is named in one line, not by a compiler cascade" {
+    local dir=$BATS_TEST_TMPDIR/unsupported
+    mkdir -p "$dir"
+    printf '%s\n' '#include <hip/hip_runtime.h>' '#include <hip/hip_cooperative_groups.h>' \
+        '__global__ void k(int *v) {' '    cooperative_groups::this_grid().sync();' '    v[0] = 1;' '}' \
+        'int main(void) { return 0; }' >"$dir/grid.hip"
+    run make --no-print-directory -s profile FILE="$dir/grid.hip"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [ "$(grep -c "$dir/grid.hip" <<<"$output")" -eq 1 ]
+    [[ "$output" == *"$dir/grid.hip:4: cooperative_groups::this_grid() (grid-wide sync) is not supported by the CPU executor"* ]]
+    [[ "$output" != *"error:"* ]]
+    printf '%s\n' '#include <hip/hip_runtime.h>' '__global__ void k(int *v) { v[0] = 1; }' \
+        'int main(void) { int *v = nullptr; k<<<1>>>(v); return 0; }' >"$dir/short.hip"
+    run make --no-print-directory -s racecheck FILE="$dir/short.hip"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"$dir/short.hip:3: a <<<...>>> launch needs 2 to 4 arguments"* ]]
+}
+
+@test "own HIP: two files of one name build apart, so each profile runs its own code" {
+    local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+    mkdir -p "$a" "$b"
+    local program='#include <hip/hip_runtime.h>
+__global__ void k(int *v) { v[threadIdx.x] = WHO; }
+int main(void) { int *v = nullptr; if (hipMalloc(&v, 256) != hipSuccess) return 1; k<<<1, 64>>>(v); printf("program WHO\n"); return 0; }'
+    sed 's/WHO/1/g' <<<"$program" >"$b/main.hip"
+    sed 's/WHO/2/g' <<<"$program" >"$a/main.hip"
+    touch -d '1 hour ago' "$b/main.hip" # older than a's binary: once reused it
+    run make --no-print-directory -s profile FILE="$a/main.hip"
+    [[ "$output" == *"program 2"* ]]
+    run make --no-print-directory -s profile FILE="$b/main.hip"
+    echo "$output"
+    [[ "$output" == *"program 1"* ]]
+}
