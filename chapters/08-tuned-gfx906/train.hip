@@ -54,7 +54,7 @@
 #endif
 /* Unrolling of the forward's loop over a wave's words (24 or 25). */
 #ifndef FWD_UNROLL
-#define FWD_UNROLL 1
+#define FWD_UNROLL 5
 #endif
 /* Unrolling of the gradient's loop over a quarter's images. */
 #ifndef GRAD_UNROLL

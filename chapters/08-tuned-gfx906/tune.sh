@@ -41,7 +41,7 @@ fi
 # image per lane): smaller tiles make W differ within a wave, larger ones do
 # not fit the LDS.
 if [ -z "$TUNE_SETS" ]; then
-    TUNE_SETS="1:1:1 1:1:2 1:4:1 1:4:2 2:1:1 2:4:1"
+    TUNE_SETS="1:5:1 1:1:1 1:1:2 1:4:1 1:4:2 2:5:1 2:4:1"
 fi
 
 mkdir -p "$TUNE_DIR"
