@@ -1,0 +1,317 @@
+/* Sampling (HIPCPU_SAMPLE_BLOCKS=N, profile only): a launch of more blocks
+ * than N traces about N of them in full and scales their counts to the
+ * grid, as GPU simulators sample a kernel's thread blocks rather than
+ * simulate all of them. The other blocks still run, so the program's results
+ * stay right, in a light mode: no lane stops at an access and no request is
+ * formed, but each access is tallied by space and kind, global ones mark
+ * their bytes touched (unique_bytes) and their segments' first and last touch
+ * (what later traced blocks read as DRAM or re-read distance), and atomics,
+ * barriers and shuffles are counted as in a full trace.
+ *
+ * The traced blocks are whole rounds of concurrent_blocks consecutive blocks
+ * (the blocks a GPU would run at once: trace_requests.cpp's convoys), spread
+ * evenly over the launch. A counter of requests is scaled by the exact
+ * bytes of its space and kind over the traced blocks' bytes (a ratio
+ * estimator: a tail tile's or a data-dependent block's lighter work weighs
+ * less), per kernel and per call site; common/cpu/README.md, "Sampling". */
+#include "trace_internal.h"
+
+#include "../settings.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <algorithm>
+
+namespace hipcpu_trace {
+
+bool sampling;        /* this launch is sampled */
+bool light;           /* the running block is not traced: light mode */
+uint64_t sample_rounds, launch_rounds; /* traced rounds, and all of them, in this launch */
+uint64_t sample_grid_blocks, traced_blocks_now; /* blocks in this launch, and traced so far */
+unsigned block_threads;
+uint64_t all_bytes[2][2], traced_bytes[2][2]; /* [space][load/store]: every block's, the traced blocks' */
+uint64_t all_guard_calls, traced_guard_calls; /* lane-level basic-block entries */
+std::unordered_map<uint64_t, uint32_t> uniform_seen; /* uniform segment: traced blocks that loaded it */
+
+/* The untraced blocks' loads from DRAM and re-reads, counted exactly as
+ * trace_requests.cpp's request_source counts them, per request: a lane's
+ * n-th global access in its barrier phase stands for its wave's n-th
+ * request (the lanes of an untraced block run one after another, and a
+ * wave's lanes take the same path). Only untraced blocks compare these
+ * numbers with each other: rounds are traced or untraced whole. */
+constexpr unsigned kLightOrders = 4096; /* requests per wave and phase told apart; later ones each count */
+uint32_t light_order[kMaxThreads];      /* the lane's global accesses in this phase */
+uint8_t light_counted[kMaxWaves][kLightOrders]; /* per request: bit 0 DRAM, bit 1 + b beyond kReuseBytes[b] */
+uint32_t light_top[kMaxWaves];          /* orders used in this phase (the highest + 1), for the reset */
+uint64_t light_dram, light_beyond[kReuseBuckets];
+std::vector<uint64_t> light_site_dram;  /* [site] */
+std::vector<uint64_t> light_site_beyond; /* [site * kReuseBuckets + b] */
+
+/* Before the launch's counts: the kernel's and the sites' totals, so that
+ * only this launch's part is scaled. */
+hipcpu_kernel_counters before;
+std::vector<uint64_t> before_runs, before_critical;
+std::vector<SiteStats> before_sites; /* [site * 2 + space] */
+
+/* What the report says, per kernel: sampled launches, traced and all blocks. */
+struct SampleNote {
+    std::string kernel;
+    uint64_t launches, traced, blocks, full_launches;
+    bool missing_class; /* a space and kind the untraced blocks used and no traced block did */
+};
+std::vector<SampleNote> notes;
+
+static SampleNote &note_for(const std::string &name) {
+    for (SampleNote &n : notes)
+        if (n.kernel == name) return n;
+    notes.push_back(SampleNote{name, 0, 0, 0, 0, false});
+    return notes.back();
+}
+
+void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent) {
+    sampling = light = false;
+    const uint64_t wanted = hipcpu_setting_value(hipcpu_env::HIPCPU_SAMPLE_BLOCKS);
+    if (!wanted || race_on || !profile_on) return; /* the race check sees every block */
+    launch_rounds = (blocks + concurrent - 1) / concurrent;
+    sample_rounds = (wanted + concurrent - 1) / concurrent;
+    if (sample_rounds >= launch_rounds) return; /* a grid no bigger than the sample: traced whole */
+    sampling = true;
+    sample_grid_blocks = blocks;
+    block_threads = threads;
+    traced_blocks_now = 0;
+    memset(all_bytes, 0, sizeof all_bytes);
+    memset(traced_bytes, 0, sizeof traced_bytes);
+    all_guard_calls = traced_guard_calls = 0;
+    light_dram = 0;
+    memset(light_beyond, 0, sizeof light_beyond);
+    light_site_dram.assign(sites.size(), 0);
+    light_site_beyond.assign(sites.size() * kReuseBuckets, 0);
+    uniform_seen.clear();
+}
+
+/* The kernel is known: remember its totals before this launch. */
+void sample_kernel_known() {
+    if (!sampling) return;
+    before = kernel->c;
+    before_runs = kernel->block_runs;
+    before_critical = kernel->critical_runs;
+    before_sites.resize(sites.size() * 2);
+    for (size_t i = 0; i < sites.size(); i++)
+        for (int s = 0; s < 2; s++) before_sites[i * 2 + s] = sites[i].stats[s];
+}
+
+/* Block `ordinal` (from 1, in run order) begins. Round r is traced when the
+ * r-th of launch_rounds evenly spaced marks crosses into the next sample:
+ * sample_rounds rounds, one per launch_rounds / sample_rounds, the last
+ * round (a 1D grid's tail) among them. */
+void sample_block_begin(uint64_t ordinal, unsigned concurrent) {
+    if (!sampling) return;
+    const uint64_t r = (ordinal - 1) / concurrent;
+    light = (r + 1) * sample_rounds / launch_rounds == r * sample_rounds / launch_rounds;
+    traced_blocks_now += !light;
+}
+
+/* A traced access, for the ratios. */
+void sample_tally(Space space, Kind kind, unsigned size) {
+    all_bytes[space][kind != kLoad] += size;
+    traced_bytes[space][kind != kLoad] += size;
+}
+
+void light_phase_begin() {
+    memset(light_order, 0, block_threads * sizeof light_order[0]);
+    for (unsigned w = 0; w < kMaxWaves; w++) {
+        memset(light_counted[w], 0, light_top[w]);
+        light_top[w] = 0;
+    }
+}
+
+/* An untraced block's access: tallied, and a global one's bytes and
+ * segments marked, its DRAM and re-read counted, as a traced one's would be.
+ * Its segments' first touch is stamped as request_source stamps them, with
+ * the lane's global access number for the request. */
+void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
+    if (addr - shared_lo < shared_size) {
+        all_bytes[kShared][kind != kLoad] += size;
+        return;
+    }
+    Alloc *a = find_alloc(addr);
+    if (!a) return;
+    all_bytes[kGlobal][kind != kLoad] += size;
+    mark_touched(a, addr, size);
+    const unsigned thread = hipcpu_current_linear, wave = thread / kWave;
+    const uint32_t order = light_order[thread]++;
+    const uint64_t phase = std::min(block_phase, 0xFFFu);
+    const uint64_t when = phase << 28 | std::min<uint64_t>(order, 0x3FFFFF);
+    bool dram = false;
+    unsigned beyond = 0; /* a bit per bucket */
+    for (uint64_t unit = addr >> 6; unit <= (addr + size - 1) >> 6; unit++) {
+        SegmentState *s = segment_state(unit, addr);
+        if (!s) continue;
+        if (s->first == 0) {
+            s->first = block_ordinal << 40 | uint64_t(wave) << 22 | when;
+            s->last = ++fresh_segments;
+            dram = true;
+            continue;
+        }
+        const uint64_t block = s->first >> 40;
+        if (block == block_ordinal)
+            dram |= (s->first >> 28 & 0xFFF) == phase && (s->first >> 22 & 0x3F) != wave;
+        else
+            dram |= (block - 1) / launch_concurrent == (block_ordinal - 1) / launch_concurrent &&
+                    (s->first & 0xFFF03FFFFFull) == when;
+        const uint64_t distance = (fresh_segments - s->last) * 64;
+        if (kind == kLoad)
+            for (unsigned b = 0; b < kReuseBuckets; b++)
+                if (distance > kReuseBytes[b]) {
+                    light_beyond[b]++; /* the kernel's counter is per segment */
+                    beyond |= 1u << b;
+                }
+        s->last = fresh_segments;
+    }
+    if (kind != kLoad || (!dram && !beyond)) return;
+    /* The site's counters are per request: once per wave and request. */
+    uint8_t none = 0, *counted = order < kLightOrders ? &light_counted[wave][order] : &none;
+    if (order < kLightOrders) light_top[wave] = std::max(light_top[wave], order + 1);
+    const uint32_t site = site_of(pc, kind, addr).index;
+    if (site >= light_site_dram.size()) {
+        light_site_dram.resize(sites.size(), 0);
+        light_site_beyond.resize(sites.size() * kReuseBuckets, 0);
+    }
+    if (dram && !(*counted & 1)) {
+        *counted |= 1;
+        light_dram++;
+        light_site_dram[site]++;
+    }
+    for (unsigned b = 0; b < kReuseBuckets; b++)
+        if (beyond >> b & 1 && !(*counted >> (b + 1) & 1)) {
+            *counted |= uint8_t(2u << b);
+            light_site_beyond[size_t(site) * kReuseBuckets + b]++;
+        }
+}
+
+void light_guard() { all_guard_calls++; }
+void traced_guard() {
+    all_guard_calls++;
+    traced_guard_calls++;
+}
+
+/* A traced block's uniform segments, for uniform_launch_segments. */
+void sample_uniform_block(const std::unordered_set<uint64_t> &segments) {
+    for (uint64_t s : segments) uniform_seen[s]++;
+}
+
+/* Distinct segments the launch's uniform loads touch: those two or more
+ * traced blocks loaded are taken to be every block's, those one loaded one
+ * block's own, of which the untraced blocks have as many again each. */
+uint64_t sample_uniform_launch_segments() {
+    uint64_t shared = 0, own = 0;
+    for (const auto &e : uniform_seen) (e.second > 1 ? shared : own)++;
+    uniform_seen.clear();
+    return shared + uint64_t(llround(double(own) * double(sample_grid_blocks) / double(traced_blocks_now)));
+}
+
+static double ratio(uint64_t all, uint64_t traced, double fallback, bool *missing) {
+    if (traced) return double(all) / double(traced);
+    if (all) *missing = true;
+    return fallback;
+}
+
+static uint64_t scaled(uint64_t before_value, uint64_t now, double factor) {
+    return before_value + uint64_t(llround(double(now - before_value) * factor));
+}
+
+/* The launch is over (its unique bytes and atomics' most not yet added, both
+ * exact): each counter of the traced blocks scaled to the grid. */
+void sample_launch_end(uint64_t blocks) {
+    if (!sampling) return;
+    light = false;
+    sampling = false;
+    hipcpu_kernel_counters &c = kernel->c;
+    SampleNote &note = note_for(kernel->name);
+    note.launches++;
+    note.traced += traced_blocks_now;
+    note.blocks += blocks;
+    bool missing = false;
+    const double by_blocks = double(blocks) / double(traced_blocks_now);
+    const double gl = ratio(all_bytes[kGlobal][0], traced_bytes[kGlobal][0], by_blocks, &missing);
+    const double gs = ratio(all_bytes[kGlobal][1], traced_bytes[kGlobal][1], by_blocks, &missing);
+    const double sr = ratio(all_bytes[kShared][0], traced_bytes[kShared][0], by_blocks, &missing);
+    const double sw = ratio(all_bytes[kShared][1], traced_bytes[kShared][1], by_blocks, &missing);
+    const double lds = ratio(all_bytes[kShared][0] + all_bytes[kShared][1],
+                             traced_bytes[kShared][0] + traced_bytes[kShared][1], by_blocks, &missing);
+    const double guards = ratio(all_guard_calls, traced_guard_calls, by_blocks, &missing);
+#define HIPCPU_SCALE(name, factor) c.name = scaled(before.name, c.name, factor);
+    HIPCPU_SCALE(global_load_requests, gl)
+    HIPCPU_SCALE(global_load_segments, gl)
+    HIPCPU_SCALE(global_load_sectors, gl)
+    HIPCPU_SCALE(global_load_phase_segments, gl)
+    HIPCPU_SCALE(global_load_phase_sectors, gl)
+    HIPCPU_SCALE(uniform_load_requests, gl)
+    HIPCPU_SCALE(uniform_blocks, by_blocks)
+    HIPCPU_SCALE(uniform_block_segments, by_blocks)
+    HIPCPU_SCALE(global_store_requests, gs)
+    HIPCPU_SCALE(global_store_segments, gs)
+    HIPCPU_SCALE(global_store_sectors, gs)
+    HIPCPU_SCALE(lds_read_requests, sr)
+    HIPCPU_SCALE(lds_write_requests, sw)
+    HIPCPU_SCALE(lds_bank_cycles, lds)
+#undef HIPCPU_SCALE
+    /* DRAM and re-reads: counted in every block, not scaled. */
+    c.global_load_dram_requests += light_dram;
+    uint64_t *beyond[kReuseBuckets] = {&c.load_segments_beyond_256k, &c.load_segments_beyond_1m, &c.load_segments_beyond_4m,
+                                       &c.load_segments_beyond_16m, &c.load_segments_beyond_64m, &c.load_segments_beyond_256m};
+    for (unsigned k = 0; k < kReuseBuckets; k++) *beyond[k] += light_beyond[k];
+    c.lds_requests = c.lds_read_requests + c.lds_write_requests + (before.lds_requests - before.lds_read_requests -
+                                                                   before.lds_write_requests);
+    /* Bytes are exact: every block's were tallied. */
+    c.global_load_bytes = before.global_load_bytes + all_bytes[kGlobal][0];
+    c.global_store_bytes = before.global_store_bytes + all_bytes[kGlobal][1];
+    c.lds_bytes = before.lds_bytes + all_bytes[kShared][0] + all_bytes[kShared][1];
+
+    /* The call sites this launch's kernel made. */
+    for (size_t i = 0; i < sites.size(); i++)
+        for (int space = 0; space < 2; space++) {
+            SiteStats &s = sites[i].stats[space];
+            const SiteStats b = i * 2 + space < before_sites.size() ? before_sites[i * 2 + space] : SiteStats();
+            const double f = space == kShared ? (sites[i].kind == kLoad ? sr : sw) : sites[i].kind == kLoad ? gl : gs;
+            s.requests = scaled(b.requests, s.requests, f);
+            s.lanes = scaled(b.lanes, s.lanes, f);
+            s.bytes = scaled(b.bytes, s.bytes, f);
+            s.segments = scaled(b.segments, s.segments, f);
+            s.sectors = scaled(b.sectors, s.sectors, f);
+            s.bank_cycles = scaled(b.bank_cycles, s.bank_cycles, f);
+            if (space == kGlobal && i < light_site_dram.size()) {
+                s.dram_requests += light_site_dram[i];
+                for (unsigned k = 0; k < kReuseBuckets; k++) s.beyond[k] += light_site_beyond[i * kReuseBuckets + k];
+            }
+        }
+    /* Basic-block runs, by the lanes' basic-block entries. */
+    for (size_t g = 0; g < kernel->block_runs.size(); g++)
+        kernel->block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, kernel->block_runs[g], guards);
+    for (size_t g = 0; g < kernel->critical_runs.size(); g++)
+        kernel->critical_runs[g] =
+            scaled(g < before_critical.size() ? before_critical[g] : 0, kernel->critical_runs[g], guards);
+    note.missing_class |= missing;
+}
+
+/* A launch of a kernel traced whole while sampling was asked for. */
+void sample_full_launch() {
+    if (hipcpu_setting_value(hipcpu_env::HIPCPU_SAMPLE_BLOCKS) && kernel) note_for(kernel->name).full_launches++;
+}
+
+/* One line per kernel, to HIPCPU_PROFILE's file + ".sampling": what was
+ * sampled, from how many blocks. */
+void write_sampling(const std::string &path) {
+    if (!hipcpu_setting_value(hipcpu_env::HIPCPU_SAMPLE_BLOCKS)) return;
+    FILE *f = fopen((path + ".sampling").c_str(), "w");
+    if (!f) return;
+    fprintf(f, "kernel\tsampled_launches\ttraced_blocks\tblocks\tfull_launches\tnote\n");
+    for (const SampleNote &n : notes)
+        fprintf(f, "%s\t%lu\t%lu\t%lu\t%lu\t%s\n", n.kernel.c_str(), (unsigned long)n.launches,
+                (unsigned long)n.traced, (unsigned long)n.blocks, (unsigned long)n.full_launches,
+                n.missing_class ? "approximate: the traced blocks made no access of a kind the others made" : "-");
+    fclose(f);
+}
+
+} /* namespace hipcpu_trace */
