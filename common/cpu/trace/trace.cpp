@@ -106,7 +106,13 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
     if (!active) return;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(pointer);
     if (addr - atomic_lo < atomic_hi - atomic_lo) return;
-    if (light) return light_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
+    if (light) { /* an untraced block: shared accesses only tallied, here, for speed */
+        if (addr - shared_lo < shared_size) {
+            all_bytes[kShared][kind != kLoad] += size;
+            return;
+        }
+        return light_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
+    }
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
@@ -358,16 +364,14 @@ void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
 
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
     if (!active) return;
+    if (light && !kernel_unknown) return; /* an untraced block */
     const uintptr_t pc = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
     if (kernel_unknown && in_kernel_code(pc)) { /* the launch's first block in a kernel: its entry */
         const char *name = kernel_at(pc);
         count_launch_as(name ? name : launch.text);
     }
     if (!counting_blocks || *guard > guard_total) return;
-    if (sampling) {
-        if (light) return light_guard();
-        traced_guard();
-    }
+    if (light) return;
     const uint32_t g = *guard;
     const unsigned thread = hipcpu_current_linear;
     if (!guard_pc[g]) guard_pc[g] = pc;

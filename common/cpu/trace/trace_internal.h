@@ -221,9 +221,8 @@ void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent)
 void sample_kernel_known();
 void sample_block_begin(uint64_t ordinal, unsigned concurrent);
 void sample_tally(Space space, Kind kind, unsigned size);
-void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc);
-void light_guard();
-void traced_guard();
+void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc); /* global memory, or none */
+extern uint64_t all_bytes[2][2], traced_bytes[2][2]; /* [space][load/store]: every block's, the traced blocks' */
 void sample_uniform_block(const std::unordered_set<uint64_t> &segments);
 uint64_t sample_uniform_launch_segments();
 void light_phase_begin();

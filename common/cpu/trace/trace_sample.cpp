@@ -30,8 +30,8 @@ bool light;           /* the running block is not traced: light mode */
 uint64_t sample_rounds, launch_rounds; /* traced rounds, and all of them, in this launch */
 uint64_t sample_grid_blocks, traced_blocks_now; /* blocks in this launch, and traced so far */
 unsigned block_threads;
+uint64_t round_first; /* the ordinal of the running block's round's first block */
 uint64_t all_bytes[2][2], traced_bytes[2][2]; /* [space][load/store]: every block's, the traced blocks' */
-uint64_t all_guard_calls, traced_guard_calls; /* lane-level basic-block entries */
 std::unordered_map<uint64_t, uint32_t> uniform_seen; /* uniform segment: traced blocks that loaded it */
 
 /* The untraced blocks' loads from DRAM and re-reads, counted exactly as
@@ -82,7 +82,6 @@ void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent)
     traced_blocks_now = 0;
     memset(all_bytes, 0, sizeof all_bytes);
     memset(traced_bytes, 0, sizeof traced_bytes);
-    all_guard_calls = traced_guard_calls = 0;
     light_dram = 0;
     memset(light_beyond, 0, sizeof light_beyond);
     light_site_dram.assign(sites.size(), 0);
@@ -109,6 +108,7 @@ void sample_block_begin(uint64_t ordinal, unsigned concurrent) {
     if (!sampling) return;
     const uint64_t r = (ordinal - 1) / concurrent;
     light = (r + 1) * sample_rounds / launch_rounds == r * sample_rounds / launch_rounds;
+    round_first = r * concurrent + 1;
     traced_blocks_now += !light;
 }
 
@@ -131,10 +131,6 @@ void light_phase_begin() {
  * Its segments' first touch is stamped as request_source stamps them, with
  * the lane's global access number for the request. */
 void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
-    if (addr - shared_lo < shared_size) {
-        all_bytes[kShared][kind != kLoad] += size;
-        return;
-    }
     Alloc *a = find_alloc(addr);
     if (!a) return;
     all_bytes[kGlobal][kind != kLoad] += size;
@@ -146,7 +142,10 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
     bool dram = false;
     unsigned beyond = 0; /* a bit per bucket */
     for (uint64_t unit = addr >> 6; unit <= (addr + size - 1) >> 6; unit++) {
-        SegmentState *s = segment_state(unit, addr);
+        /* The allocation's own table, without a second look-up, in the usual case. */
+        SegmentState *s = a->segments && unit >= a->base / 64 && unit <= (a->end - 1) / 64
+                              ? (a->segments_dirty = true, &a->segments[unit - a->base / 64])
+                              : segment_state(unit, addr);
         if (!s) continue;
         if (s->first == 0) {
             s->first = block_ordinal << 40 | uint64_t(wave) << 22 | when;
@@ -158,8 +157,7 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
         if (block == block_ordinal)
             dram |= (s->first >> 28 & 0xFFF) == phase && (s->first >> 22 & 0x3F) != wave;
         else
-            dram |= (block - 1) / launch_concurrent == (block_ordinal - 1) / launch_concurrent &&
-                    (s->first & 0xFFF03FFFFFull) == when;
+            dram |= block >= round_first && (s->first & 0xFFF03FFFFFull) == when;
         const uint64_t distance = (fresh_segments - s->last) * 64;
         if (kind == kLoad)
             for (unsigned b = 0; b < kReuseBuckets; b++)
@@ -188,12 +186,6 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
             *counted |= uint8_t(2u << b);
             light_site_beyond[size_t(site) * kReuseBuckets + b]++;
         }
-}
-
-void light_guard() { all_guard_calls++; }
-void traced_guard() {
-    all_guard_calls++;
-    traced_guard_calls++;
 }
 
 /* A traced block's uniform segments, for uniform_launch_segments. */
@@ -240,7 +232,11 @@ void sample_launch_end(uint64_t blocks) {
     const double sw = ratio(all_bytes[kShared][1], traced_bytes[kShared][1], by_blocks, &missing);
     const double lds = ratio(all_bytes[kShared][0] + all_bytes[kShared][1],
                              traced_bytes[kShared][0] + traced_bytes[kShared][1], by_blocks, &missing);
-    const double guards = ratio(all_guard_calls, traced_guard_calls, by_blocks, &missing);
+    /* Basic-block runs follow the work: every access's bytes (a tally per
+     * basic block would cost the untraced blocks more than all the rest). */
+    const double work = ratio(all_bytes[0][0] + all_bytes[0][1] + all_bytes[1][0] + all_bytes[1][1],
+                              traced_bytes[0][0] + traced_bytes[0][1] + traced_bytes[1][0] + traced_bytes[1][1], by_blocks,
+                              &missing);
 #define HIPCPU_SCALE(name, factor) c.name = scaled(before.name, c.name, factor);
     HIPCPU_SCALE(global_load_requests, gl)
     HIPCPU_SCALE(global_load_segments, gl)
@@ -286,12 +282,12 @@ void sample_launch_end(uint64_t blocks) {
                 for (unsigned k = 0; k < kReuseBuckets; k++) s.beyond[k] += light_site_beyond[i * kReuseBuckets + k];
             }
         }
-    /* Basic-block runs, by the lanes' basic-block entries. */
+    /* Basic-block runs, by the work. */
     for (size_t g = 0; g < kernel->block_runs.size(); g++)
-        kernel->block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, kernel->block_runs[g], guards);
+        kernel->block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, kernel->block_runs[g], work);
     for (size_t g = 0; g < kernel->critical_runs.size(); g++)
         kernel->critical_runs[g] =
-            scaled(g < before_critical.size() ? before_critical[g] : 0, kernel->critical_runs[g], guards);
+            scaled(g < before_critical.size() ? before_critical[g] : 0, kernel->critical_runs[g], work);
     note.missing_class |= missing;
 }
 
