@@ -41,12 +41,23 @@ std::unordered_map<uint64_t, uint32_t> uniform_seen; /* uniform segment: traced 
  * wave's lanes take the same path). Only untraced blocks compare these
  * numbers with each other: rounds are traced or untraced whole. */
 constexpr unsigned kLightOrders = 4096; /* requests per wave and phase told apart; later ones each count */
-uint32_t light_order[kMaxThreads];      /* the lane's global accesses in this phase */
-uint8_t light_counted[kMaxWaves][kLightOrders]; /* per request: bit 0 DRAM, bit 1 + b beyond kReuseBytes[b] */
+struct LightLane {
+    uint64_t phase;     /* light_phase when the fields below were last reset */
+    uint32_t order;     /* global accesses (merged as profile_access merges them) in this phase */
+    uint32_t since_stop; /* global accesses since the lane last stopped for its wave */
+    uintptr_t end;      /* the end of the last access, for merging */
+    uint32_t site, size;
+};
+LightLane light_lane[kMaxThreads];
+uint64_t light_phase; /* a new number at every barrier phase of an untraced block */
+/* Per request: bit 7 made, bit 0 DRAM, bit 1 + b beyond kReuseBytes[b]. */
+uint8_t light_counted[kMaxWaves][kLightOrders];
 uint32_t light_top[kMaxWaves];          /* orders used in this phase (the highest + 1), for the reset */
 uint64_t light_dram, light_beyond[kReuseBuckets];
-std::vector<uint64_t> light_site_dram;  /* [site] */
-std::vector<uint64_t> light_site_beyond; /* [site * kReuseBuckets + b] */
+struct LightSite {
+    uint64_t requests, lanes, bytes, dram, beyond[kReuseBuckets];
+};
+std::vector<LightSite> light_sites; /* [site]: the untraced blocks' global accesses, exact */
 
 /* Before the launch's counts: the kernel's and the sites' totals, so that
  * only this launch's part is scaled. */
@@ -84,8 +95,7 @@ void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent)
     memset(traced_bytes, 0, sizeof traced_bytes);
     light_dram = 0;
     memset(light_beyond, 0, sizeof light_beyond);
-    light_site_dram.assign(sites.size(), 0);
-    light_site_beyond.assign(sites.size() * kReuseBuckets, 0);
+    light_sites.assign(sites.size(), LightSite());
     uniform_seen.clear();
 }
 
@@ -100,14 +110,14 @@ void sample_kernel_known() {
         for (int s = 0; s < 2; s++) before_sites[i * 2 + s] = sites[i].stats[s];
 }
 
-/* Block `ordinal` (from 1, in run order) begins. Round r is traced when the
- * r-th of launch_rounds evenly spaced marks crosses into the next sample:
- * sample_rounds rounds, one per launch_rounds / sample_rounds, the last
- * round (a 1D grid's tail) among them. */
+/* Block `ordinal` (from 1, in run order) begins. The traced rounds are the
+ * middle ones of sample_rounds equal stretches of the launch: the first
+ * round (a cold cache) and the last (a tail) are typical of nothing. */
 void sample_block_begin(uint64_t ordinal, unsigned concurrent) {
     if (!sampling) return;
     const uint64_t r = (ordinal - 1) / concurrent;
-    light = (r + 1) * sample_rounds / launch_rounds == r * sample_rounds / launch_rounds;
+    const uint64_t k = r * sample_rounds / launch_rounds; /* the stretch r lies in */
+    light = r != (2 * k + 1) * launch_rounds / (2 * sample_rounds);
     round_first = r * concurrent + 1;
     traced_blocks_now += !light;
 }
@@ -119,7 +129,7 @@ void sample_tally(Space space, Kind kind, unsigned size) {
 }
 
 void light_phase_begin() {
-    memset(light_order, 0, block_threads * sizeof light_order[0]);
+    light_phase++;
     for (unsigned w = 0; w < kMaxWaves; w++) {
         memset(light_counted[w], 0, light_top[w]);
         light_top[w] = 0;
@@ -136,11 +146,33 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
     all_bytes[kGlobal][kind != kLoad] += size;
     mark_touched(a, addr, size);
     const unsigned thread = hipcpu_current_linear, wave = thread / kWave;
-    const uint32_t order = light_order[thread]++;
+    LightLane &lane = light_lane[thread];
+    if (lane.phase != light_phase) lane = LightLane{light_phase, 0, 0, 0, 0, 0}; /* a barrier: a trace flushes its lanes there too */
+    const uint32_t site = site_of(pc, kind, addr).index;
+    if (site >= light_sites.size()) light_sites.resize(sites.size(), LightSite());
+    LightSite &ls = light_sites[site];
+    ls.bytes += size;
+    /* The next bytes from another instruction of the same line: one wider
+     * access, as profile_access widens it. */
+    const bool merged = lane.order && addr == lane.end && site != lane.site && lane.size + size <= kMergeLimit &&
+                        sites[site].line_id == sites[lane.site].line_id && sites[site].kind == sites[lane.site].kind;
+    lane.end = addr + size;
+    lane.site = site;
+    lane.size = merged ? lane.size + size : size;
+    const uint32_t order = merged ? lane.order - 1 : lane.order++;
+    uint8_t none = 0, *counted = order < kLightOrders ? &light_counted[wave][order] : &none;
+    if (order < kLightOrders) light_top[wave] = std::max(light_top[wave], order + 1);
+    if (!merged) {
+        ls.lanes++;
+        if (!(*counted & 0x80)) { /* the first lane of its wave there: a request */
+            *counted |= 0x80;
+            ls.requests++;
+        }
+    }
     const uint64_t phase = std::min(block_phase, 0xFFFu);
     const uint64_t when = phase << 28 | std::min<uint64_t>(order, 0x3FFFFF);
     bool dram = false;
-    unsigned beyond = 0; /* a bit per bucket */
+    unsigned beyond = 0, beyond_segments[kReuseBuckets] = {}; /* a bit per bucket; segments past each */
     for (uint64_t unit = addr >> 6; unit <= (addr + size - 1) >> 6; unit++) {
         /* The allocation's own table, without a second look-up, in the usual case. */
         SegmentState *s = a->segments && unit >= a->base / 64 && unit <= (a->end - 1) / 64
@@ -159,33 +191,34 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
         else
             dram |= block >= round_first && (s->first & 0xFFF03FFFFFull) == when;
         const uint64_t distance = (fresh_segments - s->last) * 64;
-        if (kind == kLoad)
-            for (unsigned b = 0; b < kReuseBuckets; b++)
-                if (distance > kReuseBytes[b]) {
-                    light_beyond[b]++; /* the kernel's counter is per segment */
-                    beyond |= 1u << b;
-                }
+        for (unsigned b = 0; b < kReuseBuckets; b++) beyond_segments[b] += distance > kReuseBytes[b];
         s->last = fresh_segments;
     }
-    if (kind != kLoad || (!dram && !beyond)) return;
-    /* The site's counters are per request: once per wave and request. */
-    uint8_t none = 0, *counted = order < kLightOrders ? &light_counted[wave][order] : &none;
-    if (order < kLightOrders) light_top[wave] = std::max(light_top[wave], order + 1);
-    const uint32_t site = site_of(pc, kind, addr).index;
-    if (site >= light_site_dram.size()) {
-        light_site_dram.resize(sites.size(), 0);
-        light_site_beyond.resize(sites.size() * kReuseBuckets, 0);
-    }
-    if (dram && !(*counted & 1)) {
+    /* A request from DRAM is no re-read (request_source): the first lane's
+     * DRAM stands for its request's. */
+    dram |= (*counted & 1) != 0;
+    for (unsigned b = 0; b < kReuseBuckets; b++)
+        if (kind == kLoad && !dram && beyond_segments[b]) {
+            light_beyond[b] += beyond_segments[b]; /* the kernel's counter is per segment */
+            beyond |= 1u << b;
+        }
+    if (kind == kLoad && dram && !(*counted & 1)) { /* the site's counters are per request */
         *counted |= 1;
         light_dram++;
-        light_site_dram[site]++;
+        ls.dram++;
     }
-    for (unsigned b = 0; b < kReuseBuckets; b++)
-        if (beyond >> b & 1 && !(*counted >> (b + 1) & 1)) {
-            *counted |= uint8_t(2u << b);
-            light_site_beyond[size_t(site) * kReuseBuckets + b]++;
-        }
+    if (kind == kLoad)
+        for (unsigned b = 0; b < kReuseBuckets; b++)
+            if (beyond >> b & 1 && !(*counted >> (b + 1) & 1)) {
+                *counted |= uint8_t(2u << b);
+                ls.beyond[b]++;
+            }
+    /* The lanes of a wave go in step, as a trace's do (kLogLength accesses
+     * at a time), so that a segment's re-read distance is what a trace sees. */
+    if (++lane.since_stop >= kLogLength) {
+        lane.since_stop = 0;
+        hipcpu_suspend_at_access();
+    }
 }
 
 /* A traced block's uniform segments, for uniform_launch_segments. */
@@ -237,18 +270,52 @@ void sample_launch_end(uint64_t blocks) {
     const double work = ratio(all_bytes[0][0] + all_bytes[0][1] + all_bytes[1][0] + all_bytes[1][1],
                               traced_bytes[0][0] + traced_bytes[0][1] + traced_bytes[1][0] + traced_bytes[1][1], by_blocks,
                               &missing);
+
+    /* Global call sites: requests, lanes, bytes, DRAM and re-reads exact (the
+     * untraced blocks counted them); segments and sectors by the site's bytes. */
+    uint64_t requests[2] = {}, segments[2] = {}, sectors[2] = {}, traced_loads = 0; /* this launch's, [load/store] */
+    for (size_t i = 0; i < sites.size(); i++)
+        for (int space = 0; space < 2; space++) {
+            SiteStats &s = sites[i].stats[space];
+            const SiteStats b = i * 2 + space < before_sites.size() ? before_sites[i * 2 + space] : SiteStats();
+            const bool store = sites[i].kind != kLoad;
+            if (space == kShared) {
+                const double f = store ? sw : sr;
+                s.requests = scaled(b.requests, s.requests, f);
+                s.lanes = scaled(b.lanes, s.lanes, f);
+                s.bytes = scaled(b.bytes, s.bytes, f);
+                s.bank_cycles = scaled(b.bank_cycles, s.bank_cycles, f);
+                continue;
+            }
+            const LightSite ls = i < light_sites.size() ? light_sites[i] : LightSite();
+            const double f = s.bytes > b.bytes ? double(s.bytes - b.bytes + ls.bytes) / double(s.bytes - b.bytes)
+                             : ls.bytes   ? (missing = true, store ? gs : gl)
+                                          : 1;
+            if (!store) traced_loads += s.requests - b.requests;
+            s.requests += ls.requests;
+            s.lanes += ls.lanes;
+            s.bytes += ls.bytes;
+            s.segments = scaled(b.segments, s.segments, f);
+            s.sectors = scaled(b.sectors, s.sectors, f);
+            s.dram_requests += ls.dram;
+            for (unsigned k = 0; k < kReuseBuckets; k++) s.beyond[k] += ls.beyond[k];
+            requests[store] += s.requests - b.requests;
+            segments[store] += s.segments - b.segments;
+            sectors[store] += s.sectors - b.sectors;
+        }
+    const double load_requests = ratio(requests[0], traced_loads, gl, &missing);
+    c.uniform_load_requests = scaled(before.uniform_load_requests, c.uniform_load_requests, load_requests);
+    c.global_load_requests = before.global_load_requests + requests[0];
+    c.global_load_segments = before.global_load_segments + segments[0];
+    c.global_load_sectors = before.global_load_sectors + sectors[0];
+    c.global_store_requests = before.global_store_requests + requests[1];
+    c.global_store_segments = before.global_store_segments + segments[1];
+    c.global_store_sectors = before.global_store_sectors + sectors[1];
 #define HIPCPU_SCALE(name, factor) c.name = scaled(before.name, c.name, factor);
-    HIPCPU_SCALE(global_load_requests, gl)
-    HIPCPU_SCALE(global_load_segments, gl)
-    HIPCPU_SCALE(global_load_sectors, gl)
     HIPCPU_SCALE(global_load_phase_segments, gl)
     HIPCPU_SCALE(global_load_phase_sectors, gl)
-    HIPCPU_SCALE(uniform_load_requests, gl)
     HIPCPU_SCALE(uniform_blocks, by_blocks)
     HIPCPU_SCALE(uniform_block_segments, by_blocks)
-    HIPCPU_SCALE(global_store_requests, gs)
-    HIPCPU_SCALE(global_store_segments, gs)
-    HIPCPU_SCALE(global_store_sectors, gs)
     HIPCPU_SCALE(lds_read_requests, sr)
     HIPCPU_SCALE(lds_write_requests, sw)
     HIPCPU_SCALE(lds_bank_cycles, lds)
@@ -264,24 +331,6 @@ void sample_launch_end(uint64_t blocks) {
     c.global_load_bytes = before.global_load_bytes + all_bytes[kGlobal][0];
     c.global_store_bytes = before.global_store_bytes + all_bytes[kGlobal][1];
     c.lds_bytes = before.lds_bytes + all_bytes[kShared][0] + all_bytes[kShared][1];
-
-    /* The call sites this launch's kernel made. */
-    for (size_t i = 0; i < sites.size(); i++)
-        for (int space = 0; space < 2; space++) {
-            SiteStats &s = sites[i].stats[space];
-            const SiteStats b = i * 2 + space < before_sites.size() ? before_sites[i * 2 + space] : SiteStats();
-            const double f = space == kShared ? (sites[i].kind == kLoad ? sr : sw) : sites[i].kind == kLoad ? gl : gs;
-            s.requests = scaled(b.requests, s.requests, f);
-            s.lanes = scaled(b.lanes, s.lanes, f);
-            s.bytes = scaled(b.bytes, s.bytes, f);
-            s.segments = scaled(b.segments, s.segments, f);
-            s.sectors = scaled(b.sectors, s.sectors, f);
-            s.bank_cycles = scaled(b.bank_cycles, s.bank_cycles, f);
-            if (space == kGlobal && i < light_site_dram.size()) {
-                s.dram_requests += light_site_dram[i];
-                for (unsigned k = 0; k < kReuseBuckets; k++) s.beyond[k] += light_site_beyond[i * kReuseBuckets + k];
-            }
-        }
     /* Basic-block runs, by the work. */
     for (size_t g = 0; g < kernel->block_runs.size(); g++)
         kernel->block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, kernel->block_runs[g], work);
