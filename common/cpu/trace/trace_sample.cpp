@@ -52,10 +52,13 @@ LightLane light_lane[kMaxThreads];
 uint64_t light_phase; /* a new number at every barrier phase of an untraced block */
 /* Per request: bit 7 made, bit 0 DRAM, bit 1 + b beyond kReuseBytes[b]. */
 uint8_t light_counted[kMaxWaves][kLightOrders];
+/* Per request: the last 64-byte segment and 32-byte sector its lanes touched,
+ * so that the lanes' ascending addresses (the usual order) count each once. */
+uint64_t light_last_segment[kMaxWaves][kLightOrders], light_last_sector[kMaxWaves][kLightOrders];
 uint32_t light_top[kMaxWaves];          /* orders used in this phase (the highest + 1), for the reset */
 uint64_t light_dram, light_beyond[kReuseBuckets];
 struct LightSite {
-    uint64_t requests, lanes, bytes, dram, beyond[kReuseBuckets];
+    uint64_t requests, lanes, bytes, segments, sectors, dram, beyond[kReuseBuckets];
 };
 std::vector<LightSite> light_sites; /* [site]: the untraced blocks' global accesses, exact */
 
@@ -167,7 +170,17 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
         if (!(*counted & 0x80)) { /* the first lane of its wave there: a request */
             *counted |= 0x80;
             ls.requests++;
+            if (order < kLightOrders) light_last_segment[wave][order] = light_last_sector[wave][order] = ~0ull;
         }
+    }
+    uint64_t no_segment = ~0ull, no_sector = ~0ull;
+    uint64_t &last_segment = order < kLightOrders ? light_last_segment[wave][order] : no_segment;
+    uint64_t &last_sector = order < kLightOrders ? light_last_sector[wave][order] : no_sector;
+    for (uint64_t unit = addr >> 5; unit <= (addr + size - 1) >> 5; unit++) {
+        if (unit != last_sector) ls.sectors++;
+        if (unit >> 1 != last_segment) ls.segments++;
+        last_sector = unit;
+        last_segment = unit >> 1;
     }
     const uint64_t phase = std::min(block_phase, 0xFFFu);
     const uint64_t when = phase << 28 | std::min<uint64_t>(order, 0x3FFFFF);
@@ -260,11 +273,8 @@ void sample_launch_end(uint64_t blocks) {
     bool missing = false;
     const double by_blocks = double(blocks) / double(traced_blocks_now);
     const double gl = ratio(all_bytes[kGlobal][0], traced_bytes[kGlobal][0], by_blocks, &missing);
-    const double gs = ratio(all_bytes[kGlobal][1], traced_bytes[kGlobal][1], by_blocks, &missing);
     const double sr = ratio(all_bytes[kShared][0], traced_bytes[kShared][0], by_blocks, &missing);
     const double sw = ratio(all_bytes[kShared][1], traced_bytes[kShared][1], by_blocks, &missing);
-    const double lds = ratio(all_bytes[kShared][0] + all_bytes[kShared][1],
-                             traced_bytes[kShared][0] + traced_bytes[kShared][1], by_blocks, &missing);
     /* Basic-block runs follow the work: every access's bytes (a tally per
      * basic block would cost the untraced blocks more than all the rest). */
     const double work = ratio(all_bytes[0][0] + all_bytes[0][1] + all_bytes[1][0] + all_bytes[1][1],
@@ -274,29 +284,26 @@ void sample_launch_end(uint64_t blocks) {
     /* Global call sites: requests, lanes, bytes, DRAM and re-reads exact (the
      * untraced blocks counted them); segments and sectors by the site's bytes. */
     uint64_t requests[2] = {}, segments[2] = {}, sectors[2] = {}, traced_loads = 0; /* this launch's, [load/store] */
+    std::vector<size_t> shared_sites;
     for (size_t i = 0; i < sites.size(); i++)
         for (int space = 0; space < 2; space++) {
             SiteStats &s = sites[i].stats[space];
             const SiteStats b = i * 2 + space < before_sites.size() ? before_sites[i * 2 + space] : SiteStats();
             const bool store = sites[i].kind != kLoad;
-            if (space == kShared) {
+            if (space == kShared) { /* requests as the global ones go (below), lanes and bytes as the bytes */
+                shared_sites.push_back(i);
                 const double f = store ? sw : sr;
-                s.requests = scaled(b.requests, s.requests, f);
                 s.lanes = scaled(b.lanes, s.lanes, f);
                 s.bytes = scaled(b.bytes, s.bytes, f);
-                s.bank_cycles = scaled(b.bank_cycles, s.bank_cycles, f);
                 continue;
             }
             const LightSite ls = i < light_sites.size() ? light_sites[i] : LightSite();
-            const double f = s.bytes > b.bytes ? double(s.bytes - b.bytes + ls.bytes) / double(s.bytes - b.bytes)
-                             : ls.bytes   ? (missing = true, store ? gs : gl)
-                                          : 1;
             if (!store) traced_loads += s.requests - b.requests;
             s.requests += ls.requests;
             s.lanes += ls.lanes;
             s.bytes += ls.bytes;
-            s.segments = scaled(b.segments, s.segments, f);
-            s.sectors = scaled(b.sectors, s.sectors, f);
+            s.segments += ls.segments;
+            s.sectors += ls.sectors;
             s.dram_requests += ls.dram;
             for (unsigned k = 0; k < kReuseBuckets; k++) s.beyond[k] += ls.beyond[k];
             requests[store] += s.requests - b.requests;
@@ -304,6 +311,16 @@ void sample_launch_end(uint64_t blocks) {
             sectors[store] += s.sectors - b.sectors;
         }
     const double load_requests = ratio(requests[0], traced_loads, gl, &missing);
+    /* LDS requests and basic-block runs go by waves and their trips, as the
+     * global requests do (exact), not by bytes (a tail tile's partial waves
+     * make as many requests with fewer bytes). */
+    uint64_t traced_requests = 0;
+    for (size_t i = 0; i < sites.size(); i++) {
+        const SiteStats b = i * 2 < before_sites.size() ? before_sites[i * 2] : SiteStats();
+        const uint64_t light_requests = i < light_sites.size() ? light_sites[i].requests : 0;
+        traced_requests += sites[i].stats[kGlobal].requests - b.requests - light_requests;
+    }
+    const double by_requests = ratio(requests[0] + requests[1], traced_requests, work, &missing);
     c.uniform_load_requests = scaled(before.uniform_load_requests, c.uniform_load_requests, load_requests);
     c.global_load_requests = before.global_load_requests + requests[0];
     c.global_load_segments = before.global_load_segments + segments[0];
@@ -316,27 +333,32 @@ void sample_launch_end(uint64_t blocks) {
     HIPCPU_SCALE(global_load_phase_sectors, gl)
     HIPCPU_SCALE(uniform_blocks, by_blocks)
     HIPCPU_SCALE(uniform_block_segments, by_blocks)
-    HIPCPU_SCALE(lds_read_requests, sr)
-    HIPCPU_SCALE(lds_write_requests, sw)
-    HIPCPU_SCALE(lds_bank_cycles, lds)
+    HIPCPU_SCALE(lds_read_requests, by_requests)
+    HIPCPU_SCALE(lds_write_requests, by_requests)
+    HIPCPU_SCALE(lds_bank_cycles, by_requests)
 #undef HIPCPU_SCALE
     /* DRAM and re-reads: counted in every block, not scaled. */
     c.global_load_dram_requests += light_dram;
     uint64_t *beyond[kReuseBuckets] = {&c.load_segments_beyond_256k, &c.load_segments_beyond_1m, &c.load_segments_beyond_4m,
                                        &c.load_segments_beyond_16m, &c.load_segments_beyond_64m, &c.load_segments_beyond_256m};
     for (unsigned k = 0; k < kReuseBuckets; k++) *beyond[k] += light_beyond[k];
+    for (size_t i : shared_sites) {
+        SiteStats &s = sites[i].stats[kShared];
+        const SiteStats b = i * 2 + 1 < before_sites.size() ? before_sites[i * 2 + 1] : SiteStats();
+        s.requests = scaled(b.requests, s.requests, by_requests);
+        s.bank_cycles = scaled(b.bank_cycles, s.bank_cycles, by_requests);
+    }
     c.lds_requests = c.lds_read_requests + c.lds_write_requests + (before.lds_requests - before.lds_read_requests -
                                                                    before.lds_write_requests);
     /* Bytes are exact: every block's were tallied. */
     c.global_load_bytes = before.global_load_bytes + all_bytes[kGlobal][0];
     c.global_store_bytes = before.global_store_bytes + all_bytes[kGlobal][1];
     c.lds_bytes = before.lds_bytes + all_bytes[kShared][0] + all_bytes[kShared][1];
-    /* Basic-block runs, by the work. */
     for (size_t g = 0; g < kernel->block_runs.size(); g++)
-        kernel->block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, kernel->block_runs[g], work);
+        kernel->block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, kernel->block_runs[g], by_requests);
     for (size_t g = 0; g < kernel->critical_runs.size(); g++)
         kernel->critical_runs[g] =
-            scaled(g < before_critical.size() ? before_critical[g] : 0, kernel->critical_runs[g], work);
+            scaled(g < before_critical.size() ? before_critical[g] : 0, kernel->critical_runs[g], by_requests);
     note.missing_class |= missing;
 }
 
