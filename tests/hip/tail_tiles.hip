@@ -1,8 +1,9 @@
 // A grid with uneven blocks, for sampling (tests/sampling.bats): a scaled
-// transpose of a 250 x 123 matrix in 16 x 16 tiles, so the last column and
-// the last row of blocks are partial tiles. Each block reads one scale (a
-// uniform load), stages its tile in LDS past a barrier, and adds each wave's
-// sum, reduced by shuffles, to one total with an atomic.
+// transpose of a 1000 x 500 matrix in 16 x 16 tiles, so the last column and
+// the last row of blocks are partial tiles (1000 = 62 x 16 + 8, 500 = 31 x
+// 16 + 4). Each block reads one scale (a uniform load), stages its tile in
+// LDS past a barrier, and adds each wave's sum, reduced by shuffles, to one
+// total with an atomic.
 #include "check.h"
 
 #define TILE 16
@@ -22,7 +23,7 @@ __global__ void scaled_transpose(const float *in, float *out, const float *row_s
 }
 
 int main(void) {
-    const int rows = 250, cols = 123, row_tiles = (rows + TILE - 1) / TILE;
+    const int rows = 1000, cols = 500, row_tiles = (rows + TILE - 1) / TILE;
     static float in[rows * cols], out[rows * cols];
     float scale[(rows + TILE - 1) / TILE], total = 0, want_total = 0;
     for (int t = 0; t < row_tiles; t++) scale[t] = 1.0f + t % 3;
