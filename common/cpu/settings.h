@@ -34,6 +34,8 @@ enum hipcpu_setting_kind {
       "trace build, with HIPCPU_PROFILE: a row per call site, to this file")                                    \
     X(HIPCPU_PROFILE_LINES, HIPCPU_TEXT, 0, 0, 0, 0, "", "a file name", false,                                  \
       "trace build, with HIPCPU_PROFILE: a row per kernel and source line, to this file")                       \
+    X(HIPCPU_SAMPLE_BLOCKS, HIPCPU_NUMBER, 10, 0, 1u << 31, 0, "", "a number of blocks from 0 to 2147483648", true, \
+      "trace build, with HIPCPU_PROFILE: trace about N blocks of a bigger launch, scale the counts (0: all)") \
     X(HIPCPU_RACECHECK, HIPCPU_CHOICE, 0, 0, 1, 0, "0|1", "1 or 0", true,                                       \
       "trace build: 1 checks for races and uninitialised shared-memory reads")
 

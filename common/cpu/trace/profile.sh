@@ -31,6 +31,9 @@
 # PROFILE_WARP32_BINARY: the wave-32 trace build of the same program (default:
 # for a chapter, build/trace-wave32/NN-name beside build/trace/NN-name; for a
 # program of one's own, none: one trace, every device on gfx906's code);
+# PROFILE_SAMPLE=N: trace about N blocks of each launch of more, in whole
+# rounds of HIPCPU_COMPUTE_UNITS blocks, and scale the counts to the grid
+# (HIPCPU_SAMPLE_BLOCKS; common/cpu/README.md, "Sampling"); empty or 0: every block;
 # MODEL_DEVICES: the device table (default common/cpu/model/devices.tsv);
 # TIMEMODEL: the model's program (default: build/tools/timemodel);
 # NVCC: nvcc (default: on the PATH, else /usr/local/cuda/bin/nvcc).
@@ -185,6 +188,12 @@ trace() {
     fi
 }
 
+sample=${PROFILE_SAMPLE:-}
+if [ -n "$sample" ]; then
+    [[ $sample =~ ^[0-9]+$ ]] && [ "${#sample}" -le 10 ] && [ "$sample" -le 2147483648 ] ||
+        die_usage "SAMPLE=$sample: must be a number of blocks from 0 to 2147483648 (0: trace every block)"
+    export HIPCPU_SAMPLE_BLOCKS=$sample
+fi
 start=$(date +%s)
 # PROFILE_SLICES="N1 N2": two short runs, every count extended in a straight
 # line to the whole training set (or to --train-limit's images if given).
@@ -214,6 +223,22 @@ else
 fi
 seconds=$(($(date +%s) - start))
 run=$work/run
+# Sampled counts say so, per kernel: traced blocks of how many.
+if [ -s "$run/raw.tsv.sampling" ]; then
+    mv "$run/raw.tsv.sampling" "$run/sampling.tsv"
+    awk -F'\t' -v sample="$sample" 'NR > 1 {
+        if ($2 > 0) {
+            printf "counts sampled (SAMPLE=%s): %s: %d of %d blocks traced in %d launch%s, scaled to the grid%s\n", sample, $1, $3, $4,
+                $2, ($2 == 1 ? "" : "es"), ($6 == "-" ? "" : " (" $6 ")")
+            shown = 1
+        }
+        if ($5 > 0) printf "%s: %d launch%s traced whole (no more blocks than the sample)\n", $1, $5, ($5 == 1 ? "" : "es")
+    }
+    END { if (shown) print "  every block counted exactly: unique bytes, DRAM loads, re-reads, atomics, barriers, shuffles, bytes\n" }' "$run/sampling.tsv"
+elif [ -z "$sample" ] && [ -n "${PROFILE_STANDALONE:-}" ] && [ "$seconds" -ge 20 ]; then
+    echo "the trace took $seconds s: SAMPLE=240 traces 240 blocks of each bigger launch and scales the counts (common/cpu/README.md, \"Sampling\")"
+    echo
+fi
 if [ -z "$note" ] && [ -n "$split" ]; then
     # Each device from its own code: gfx906's facts against the wave-64 counts, sm_90's against the wave-32 ones.
     "$timemodel" --code-for "$wave64_devices" "$devices" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" \
@@ -254,7 +279,7 @@ if [ -z "$note" ] && [ -n "$split" ]; then
     mv "$run/ptx.waits.tsv" "$run/sm_90.waits.tsv"
 fi
 mv "$run/log" "$run/log.tsv"
-for part in sites lines model mix waits w32 w32.sites w32.lines sm_90.mix sm_90.waits source log table; do
+for part in sampling sites lines model mix waits w32 w32.sites w32.lines sm_90.mix sm_90.waits source log table; do
     name=$outdir/$chapter.$part.tsv
     case $part in table) name=$outdir/$chapter.tsv ;; log) name=$outdir/$chapter.log ;; esac
     if [ -f "$run/$part.tsv" ]; then

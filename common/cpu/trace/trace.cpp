@@ -59,6 +59,7 @@ struct {
     dim3 grid, block;
 } launch;
 bool kernel_unknown; /* this launch's counters have no kernel yet */
+unsigned launch_concurrent; /* HIPCPU_COMPUTE_UNITS: blocks a GPU runs at once */
 
 void count_launch_as(const char *name) {
     kernel_unknown = false;
@@ -79,6 +80,7 @@ void count_launch_as(const char *name) {
     c.blocks += blocks;
     c.threads += blocks * threads;
     c.waves += blocks * ((threads + kWave - 1) / kWave);
+    sample_kernel_known();
     hipcpu_name_launch(lasting_name(current_kernel)); /* the executor's messages name it too */
 }
 
@@ -104,6 +106,13 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
     if (!active) return;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(pointer);
     if (addr - atomic_lo < atomic_hi - atomic_lo) return;
+    if (light) { /* an untraced block: shared accesses only tallied, here, for speed */
+        if (addr - shared_lo < shared_size) {
+            all_bytes[kShared][kind != kLoad] += size;
+            return;
+        }
+        return light_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
+    }
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
@@ -115,6 +124,7 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
     if (race_on && !(kind == kLoad && site.moved)) race_check(addr, size, kind, space, a, site.index);
     if (profile_on) {
         if (a) mark_touched(a, addr, size);
+        if (sampling) sample_tally(space, kind, size);
         profile_access(addr, size, kind, space, site.index);
     }
 }
@@ -164,7 +174,9 @@ void trace_launch_begin(const char *text, const dim3 &grid, const dim3 &block) {
     kernel_unknown = true;
     kernel = nullptr;
     race_launch_begin();
-    launch_requests_begin(unsigned(hipcpu_setting_value(hipcpu_env::HIPCPU_COMPUTE_UNITS)));
+    launch_concurrent = unsigned(hipcpu_setting_value(hipcpu_env::HIPCPU_COMPUTE_UNITS));
+    launch_requests_begin(launch_concurrent);
+    sample_launch_begin(uint64_t(grid.x) * grid.y * grid.z, block.x * block.y * block.z, launch_concurrent);
     atomics_by_address.clear();
     active = true;
 }
@@ -173,6 +185,10 @@ void trace_launch_end(void) {
     need_kernel();
     end_phase();
     launch_requests_end();
+    if (sampling)
+        sample_launch_end(uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z);
+    else
+        sample_full_launch();
     active = false;
     for (Alloc &a : allocs)
         if (a.touched_dirty) {
@@ -190,6 +206,7 @@ void trace_block_begin(uint64_t id) {
     end_phase();
     race_block_begin(id);
     block_requests_begin();
+    sample_block_begin(block_ordinal, launch_concurrent);
 }
 
 void trace_barrier(void) {
@@ -347,12 +364,14 @@ void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
 
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
     if (!active) return;
+    if (light && !kernel_unknown) return; /* an untraced block */
     const uintptr_t pc = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
     if (kernel_unknown && in_kernel_code(pc)) { /* the launch's first block in a kernel: its entry */
         const char *name = kernel_at(pc);
         count_launch_as(name ? name : launch.text);
     }
     if (!counting_blocks || *guard > guard_total) return;
+    if (light) return;
     const uint32_t g = *guard;
     const unsigned thread = hipcpu_current_linear;
     if (!guard_pc[g]) guard_pc[g] = pc;

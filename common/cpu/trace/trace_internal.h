@@ -210,6 +210,26 @@ void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint);
 void end_block_counts(unsigned first, unsigned lanes);
 void reset_counts(unsigned thread);
 void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site);
+extern uint64_t block_ordinal, fresh_segments;
+SegmentState *segment_state(uint64_t unit, uintptr_t addr);
+
+/* ---- trace_sample.cpp: HIPCPU_SAMPLE_BLOCKS --------------------------------- */
+extern bool sampling; /* this launch traces some of its blocks */
+extern bool light;    /* the running block is not traced (only tallied) */
+extern unsigned launch_concurrent; /* trace.cpp: HIPCPU_COMPUTE_UNITS at the launch */
+void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent);
+void sample_kernel_known();
+void sample_block_begin(uint64_t ordinal, unsigned concurrent);
+void sample_tally(Space space, Kind kind, unsigned size);
+void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc); /* global memory, or none */
+extern uint64_t all_bytes[2][2], traced_bytes[2][2]; /* [space][load/store]: every block's, the traced blocks' */
+void sample_uniform_block(const std::unordered_set<uint64_t> &segments);
+uint64_t sample_uniform_launch_segments();
+void light_phase_begin();
+extern unsigned block_phase;
+void sample_launch_end(uint64_t blocks);
+void sample_full_launch();
+void write_sampling(const std::string &path);
 
 /* ---- trace_race.cpp --------------------------------------------------------- */
 extern uint32_t phase_stamp, block_stamp;

@@ -44,6 +44,7 @@ void write_lines() {
 
 void write_profile() {
     if (counting_blocks) write_lines();
+    write_sampling(profile_path);
     if (FILE *f = open_report(profile_path)) {
         fprintf(f, "kernel");
 #define HIPCPU_COUNTER_NAME(name, what) fprintf(f, "\t%s", #name);

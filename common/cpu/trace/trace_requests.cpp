@@ -91,12 +91,14 @@ void launch_requests_begin(unsigned concurrent) {
 void phase_requests_begin(bool new_block) {
     block_phase = new_block ? 0 : block_phase + 1;
     for (uint32_t &n : wave_requests) n = 0;
+    if (sampling) light_phase_begin();
 }
 
 void end_block() {
     if (kernel) {
         kernel->c.uniform_blocks += !block_uniform_segments.empty();
         kernel->c.uniform_block_segments += block_uniform_segments.size();
+        if (sampling && !light) sample_uniform_block(block_uniform_segments);
     }
     block_uniform_segments.clear();
 }
@@ -109,7 +111,8 @@ void block_requests_begin() {
 
 void launch_requests_end() {
     end_block();
-    if (kernel) kernel->c.uniform_launch_segments += launch_uniform_segments.size();
+    if (kernel)
+        kernel->c.uniform_launch_segments += sampling ? sample_uniform_launch_segments() : launch_uniform_segments.size();
     launch_uniform_segments.clear();
     for (Alloc &a : allocs)
         if (a.segments_dirty) {
@@ -118,7 +121,7 @@ void launch_requests_end() {
         }
 }
 
-static SegmentState *segment_state(uint64_t unit, uintptr_t addr) {
+SegmentState *segment_state(uint64_t unit, uintptr_t addr) {
     Alloc *a = find_alloc(uintptr_t(unit << 6) < addr ? addr : uintptr_t(unit << 6));
     if (!a) return nullptr;
     if (!a->segments) {
