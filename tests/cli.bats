@@ -131,6 +131,17 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
 @test "--kernel-times on chapter 00: refused, it runs no kernels" {
     expect_usage_error "--kernel-times: this trainer runs no GPU kernels" "$DATASET_DIR" 1 --kernel-times
 }
+@test "--event-chunk: 0, too large, not an integer; refused by chapter 00; listed by a GPU chapter's --help" {
+    TRAIN=$(chapter_binary 01)
+    expect_usage_error "--event-chunk must be an integer in 1..1024, got '0'" "$DATASET_DIR" --event-chunk 0
+    expect_usage_error "--event-chunk must be an integer in 1..1024, got '1025'" "$DATASET_DIR" --event-chunk 1025
+    expect_usage_error "--event-chunk must be an integer in 1..1024, got 'all'" "$DATASET_DIR" --event-chunk=all
+    expect_usage_error "--event-chunk needs a value" "$DATASET_DIR" --event-chunk
+    run "$TRAIN" --help
+    [[ "$output" == *"  --event-chunk N      epochs queued before the host waits"* ]]
+    TRAIN=$REFERENCE
+    expect_usage_error "--event-chunk: this trainer runs no GPU kernels" "$DATASET_DIR" 1 --event-chunk 4
+}
 
 # Issue 22: every line a trainer prints fits 80 columns with the dataset in a
 # folder named `dataset` (a longer folder or device name may widen its line).
