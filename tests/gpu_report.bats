@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # test-lane: shared-build
-# Issue 24: make gpu-report, make gpu-import and make gpu-bundle without a
+# make gpu-report, make gpu-import and make gpu-bundle without a
 # GPU. On the CPU platform the report runs the whole sequence on a small
 # slice, the executor standing in for the GPU, and reports the GPU-only steps
 # (compute-sanitizer, ncu, PyTorch) as skipped; make gpu-import folds that

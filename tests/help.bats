@@ -58,8 +58,8 @@ reader_targets() {
     grep -Eq '^  FUZZ_SECONDS=9 ' <<<"$output"
 }
 
-# Issue 22: make profile-N and make racecheck-N shared one note, and the last
-# line printed the empty value of a setting that was gone.
+# A note per target, so that make profile-N and make racecheck-N are told
+# apart, and a last line whose every number is filled.
 @test "make help: every target has a note of its own, and the last line's numbers are what make chapter-N runs" {
     unset ITERS EPOCHS REPEATS ARGS # the defaults, not those of a surrounding make test
     run plain_make help HIP_PLATFORM=cpu

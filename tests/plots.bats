@@ -469,7 +469,7 @@ EOF
     local chapters
     chapters=$(ls -d chapters/0[0-8]-* | wc -l) # extension chapters train per epoch: not compared
     [[ "$output" == *"[$chapters/$chapters]"* ]]
-    # The model's progress line says what it traces at this limit, and promises no time (issue 22)
+    # The model's progress line says what it traces at this limit, and promises no time
     [[ "$output" == *"compare: modelling 01-naive-gemm "*" (traced on 200 images)"* ]]
     [[ "$output" != *minute* ]]
     [ "$(wc -l <"$out/compare.tsv")" -eq $((chapters + 1)) ]
