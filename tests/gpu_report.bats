@@ -217,6 +217,16 @@ ncu_sample() {
     fi
 }
 
+@test "the executor: one object per source, so a changed source rebuilds its own and the link, no other" {
+    # a build folder of its own: every object there (make -j2 compiles them side by side)
+    local build=$BATS_TEST_TMPDIR/trace
+    plain_make -s -j2 HIP_PLATFORM=cpu TRACE=1 BUILD="$build" "$build/executor.o" >/dev/null
+    run plain_make -n -W common/cpu/trace/trace_race.cpp HIP_PLATFORM=cpu TRACE=1 BUILD="$build" "$build/executor.o"
+    [ "$status" -eq 0 ]
+    [ "$(grep -oE ' -c common/[^ ]+' <<<"$output" | tr '\n' ' ')" = " -c common/cpu/trace/trace_race.cpp " ]
+    [[ "${lines[-1]}" == "ld -r $build/common/cpu/hipcpu.o "*" -o $build/executor.o" ]]
+}
+
 @test "-MMD -MP: a header change rebuilds the objects that include it, and no others" {
     # a reader's build (plain_make: no SANITIZE), build/cpu
     plain_make -s HIP_PLATFORM=cpu build/cpu/libhost.a >/dev/null
