@@ -42,10 +42,11 @@ check_png() {
 
 # chart_table TABLE GNUPLOT_ARG... SCRIPT: the chart's script run once more
 # with gnuplot's `set table`, which writes the points each plot command draws
-# into TABLE: what the picture shows, where check_png sees only its size.
+# into TABLE: what the picture shows, where check_png sees only its size. (The
+# script still opens its output, left empty: TABLE.png, beside TABLE.)
 chart_table() {
     local table=$1 script=${*: -1}
-    gnuplot "${@:2:$#-2}" -e "set table '$table'" "$script"
+    gnuplot "${@:2:$#-2}" -e "out='$table.png'; set table '$table'" "$script"
 }
 
 # curve_points TABLE: each curve's point count, in plot order, space-separated.
