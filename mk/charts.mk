@@ -1,5 +1,6 @@
 # make compare, plots, figures, readme-*, gpu-*, tune: the charts and tables, the
 # GPU day's report, the tuner. Included by the Makefile.
+
 # ---- Charts (plots/*.sh, gnuplot) under build/; only make figures rewrites plots/, readme-table README.md
 COMPARE_ITERS = $(or $(ITERS),$(if $(ON_EXECUTOR),2,100))
 compare_dirs = $(foreach c,$(COMPARE_CHAPTERS),$(or $(call chapter_dir,$(c)),$(error COMPARE_CHAPTERS: no chapter '$(c)'; chapters: $(CHAPTERS))))

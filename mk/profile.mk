@@ -1,6 +1,7 @@
 # make profile-N, racecheck-N and their FILE= forms, make validate-model: the CPU
 # executor's trace build and the time model (common/cpu/README.md). Included by the Makefile.
-# The executor's trace build (common/cpu/README.md); profile-N: one full-MNIST iteration unless ARGS says otherwise.
+
+# profile-N: one full-MNIST iteration unless ARGS says otherwise.
 # Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
 # The H100 and H200 rows read nvcc's sm_90 code and a second trace at wave 32 (build/trace-wave32/, 132 CUs).
 TRACED_CHAPTER = $(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)

@@ -1,5 +1,5 @@
 # make test and make fuzz, and the test programs they build. Included by the Makefile.
-# ---- Tests ------------------------------------------------------------------
+
 TEST_BUILD := build/tests$(SAN_SUFFIX)
 $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
