@@ -66,7 +66,7 @@ load helpers
     [[ "$(unwrap "$output")" == *"the loss diverged at iteration "*" with learning rate 5; try a smaller learning rate"* ]]
     [[ "$output" != *"accuracy"* ]]
     # With progress lines (iterations 1, 10 and 20): only iteration 1's, none
-    # once the loss is inf or NaN (iteration 10 used to print "loss -nan"),
+    # once the loss is inf or NaN (iteration 10 would print "loss -nan"),
     # then the message. The same for chapter 01 on the CPU executor, whose
     # lines come from the GPU harness.
     for binary in "$REFERENCE" "$(chapter_binary 01)"; do

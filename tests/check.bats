@@ -43,6 +43,51 @@ check_value() {
     cmp "$BATS_TEST_TMPDIR/checked.csv" "$BATS_TEST_TMPDIR/plain.csv"
 }
 
+# --event-chunk: the epochs the harness queues before it reads their records
+# back (collect() in common/gpu/harness.hip). A GPU build waits every 256, the
+# executor every 1, so without the option the suite never ran a chunk of
+# several epochs, nor a chunk that --check cuts short at its last step.
+@test "--event-chunk 1, 7 and 256 with --check: chapters 01 and 08 record the same losses and weights" {
+    local chapter chunk out
+    for chapter in 01 08; do
+        for chunk in 1 7 256; do
+            # 15 iterations, 5 checked: chunks [0,5) [5,12) [12,15) at 7, [0,5) [5,15) at 256
+            out="$BATS_TEST_TMPDIR/$chapter-$chunk"
+            run "$(chapter_binary "$chapter")" "$CHECK_DATA" 15 --train-limit 300 --check --event-chunk "$chunk" \
+                --weights-out "$out.w" --csv "$out.csv"
+            echo "$output"
+            [ "$status" -eq 0 ]
+            [[ "$output" == *"matches chapter 00"* ]]
+            [[ "$output" == *"  timed iterations   12, after 3 warm-up"* ]]
+            # the same progress lines (iterations 1, 10, 15), in order, without their times
+            sed -n 's/^\(  iteration .*%\) .*/\1/p' <<<"$output" >"$out.progress"
+            [ "$(wc -l <"$out.progress")" -eq 3 ]
+            cmp "$BATS_TEST_TMPDIR/$chapter-1.progress" "$out.progress"
+            [ "$(wc -l <"$out.csv")" -eq 16 ]
+            cmp "$BATS_TEST_TMPDIR/$chapter-1.w" "$out.w"
+            cmp "$BATS_TEST_TMPDIR/$chapter-1.csv" "$out.csv"
+        done
+    done
+}
+
+@test "--event-chunk on chapter 09: 3 epochs with --check, the test set evaluated after each whatever the chunk" {
+    local chunk out
+    for chunk in 1 7 256; do
+        # batches of 50: 6 steps an epoch, so the 5 checked end inside epoch 1
+        out="$BATS_TEST_TMPDIR/09-$chunk"
+        run "$(chapter_binary 09)" "$CHECK_DATA" 3 --train-limit 300 --hidden 32 --batch 50 --check \
+            --event-chunk "$chunk" --weights-out "$out.w" --csv "$out.csv"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"  compared           the parameters after 5 mini-batch steps, and the 5 losses"* ]]
+        [ "$(grep -c '^  epoch ' <<<"$output")" -eq 3 ]
+        # a test loss and accuracy for every epoch, none left at zero
+        [ "$(awk -F, 'NR > 1 && $4 > 0 && $5 > 0' "$out.csv" | wc -l)" -eq 3 ]
+        cmp "$BATS_TEST_TMPDIR/09-1.w" "$out.w"
+        cmp "$BATS_TEST_TMPDIR/09-1.csv" "$out.csv"
+    done
+}
+
 @test "--check with fewer than 5 iterations checks them all, with --quiet and --kernel-times too" {
     run "$(chapter_binary 08)" "$CHECK_DATA" 3 --check --quiet --kernel-times
     echo "$output"

@@ -92,7 +92,7 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
     [[ "$output" == *"--view: standard input is not a terminal; skipping the viewer"* ]]
 }
 
-# --kernel-times (issue 13): events after every launch, per-kernel medians.
+# --kernel-times: events after every launch, per-kernel medians.
 @test "--kernel-times: every kernel of chapter 01, medians and shares, labelled as the executor's wall clock" {
     tsv="$BATS_TEST_TMPDIR/kernels.tsv"
     run "$(chapter_binary 01)" "$DATASET_DIR" 9 --train-limit 300 --quiet --kernel-times-out "$tsv"
@@ -131,8 +131,19 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
 @test "--kernel-times on chapter 00: refused, it runs no kernels" {
     expect_usage_error "--kernel-times: this trainer runs no GPU kernels" "$DATASET_DIR" 1 --kernel-times
 }
+@test "--event-chunk: 0, too large, not an integer; refused by chapter 00; listed by a GPU chapter's --help" {
+    TRAIN=$(chapter_binary 01)
+    expect_usage_error "--event-chunk must be an integer in 1..1024, got '0'" "$DATASET_DIR" --event-chunk 0
+    expect_usage_error "--event-chunk must be an integer in 1..1024, got '1025'" "$DATASET_DIR" --event-chunk 1025
+    expect_usage_error "--event-chunk must be an integer in 1..1024, got 'all'" "$DATASET_DIR" --event-chunk=all
+    expect_usage_error "--event-chunk needs a value" "$DATASET_DIR" --event-chunk
+    run "$TRAIN" --help
+    [[ "$output" == *"  --event-chunk N      epochs queued before the host waits"* ]]
+    TRAIN=$REFERENCE
+    expect_usage_error "--event-chunk: this trainer runs no GPU kernels" "$DATASET_DIR" 1 --event-chunk 4
+}
 
-# Issue 22: every line a trainer prints fits 80 columns with the dataset in a
+# Every line a trainer prints fits 80 columns with the dataset in a
 # folder named `dataset` (a longer folder or device name may widen its line).
 # Full MNIST (60,000 images named in the header) trained on a small slice.
 @test "80 columns: the header, progress, summary, --check and --kernel-times of chapters 00, 01 and 09" {

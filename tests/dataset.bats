@@ -384,9 +384,9 @@ EOF
     [[ "$(unwrap "$output")" == *"dataset: no such folder; run \`make dataset\` to download MNIST into it"* ]]
 }
 
-# Issue 22: a DATASET_DIR that is not there is a typo until make dataset is
-# asked to create it: chapter-N used to make the folder and download MNIST
-# into it. No target but make dataset fetches anything into a new folder.
+# A DATASET_DIR that is not there is a typo until make dataset is asked to
+# create it, so no target but make dataset makes the folder or fetches
+# anything into a new one: a misspelt folder must not cost a download.
 @test "make chapter-N (and profile, racecheck, compare, tune) with a DATASET_DIR that is not there: stops, names it and make dataset" {
     local folder="$BATS_TEST_TMPDIR/datset" target
     for target in chapter-0 chapter-1 profile-1 racecheck-1 compare tune; do

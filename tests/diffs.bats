@@ -53,9 +53,9 @@ added_code_lines() { # N: lines of code make diff-N adds
     grep -q 'hipOccupancyMaxActiveBlocksPerMultiprocessor' chapters/08-tuned-gfx906/train.hip
 }
 
-# Issue 22: make diff-8 | head ended with "make: *** [Makefile:201: diff-8]
-# Error 1". Here the reader is gone before make starts: its stdout is a
-# FIFO whose only reader was closed, so the first write gets SIGPIPE.
+# make diff-8 | head must not end with "make: *** [...: diff-8] Error 1"
+# when head stops reading. Here the reader is gone before make starts: its
+# stdout is a FIFO whose only reader was closed, so the first write gets SIGPIPE.
 @test "make diff-N and make help into a pipe whose reader is gone: status 0, no make error" {
     local fifo="$BATS_TEST_TMPDIR/fifo" err="$BATS_TEST_TMPDIR/err" target status
     mkfifo "$fifo"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # test-lane: shared-build
-# Issue 24: make gpu-report, make gpu-import and make gpu-bundle without a
+# make gpu-report, make gpu-import and make gpu-bundle without a
 # GPU. On the CPU platform the report runs the whole sequence on a small
 # slice, the executor standing in for the GPU, and reports the GPU-only steps
 # (compute-sanitizer, ncu, PyTorch) as skipped; make gpu-import folds that
@@ -215,6 +215,16 @@ ncu_sample() {
         [ "$status" -eq 1 ]
         [[ $output == *"torch_baseline: python3 has no torch"* ]]
     fi
+}
+
+@test "the executor: one object per source, so a changed source rebuilds its own and the link, no other" {
+    # a build folder of its own: every object there (make -j2 compiles them side by side)
+    local build=$BATS_TEST_TMPDIR/trace
+    plain_make -s -j2 HIP_PLATFORM=cpu TRACE=1 BUILD="$build" "$build/executor.o" >/dev/null
+    run plain_make -n -W common/cpu/trace/trace_race.cpp HIP_PLATFORM=cpu TRACE=1 BUILD="$build" "$build/executor.o"
+    [ "$status" -eq 0 ]
+    [ "$(grep -oE ' -c common/[^ ]+' <<<"$output" | tr '\n' ' ')" = " -c common/cpu/trace/trace_race.cpp " ]
+    [[ "${lines[-1]}" == "ld -r $build/common/cpu/hipcpu.o "*" -o $build/executor.o" ]]
 }
 
 @test "-MMD -MP: a header change rebuilds the objects that include it, and no others" {

@@ -1,14 +1,15 @@
 #!/usr/bin/env bats
 # make help: every target a reader runs is listed, with its note, and every
 # setting with its value now and its meaning, both read from the Makefile
-# (a target's ## note, a setting's comment), so the list cannot drift.
+# and the mk/*.mk files it includes (a target's ## note, a setting's
+# comment), so the list cannot drift.
 
 load helpers
 
 # The targets the Makefile declares .PHONY that are a reader's, % written as
 # N. Left out: the package checks and make figures' two halves.
 reader_targets() {
-    sed -n 's/^\.PHONY:[[:space:]]*//p' Makefile | tr -s ' \t' '\n\n' | sed 's/%/N/' | grep -v '^$' |
+    sed -n 's/^\.PHONY:[[:space:]]*//p' Makefile mk/*.mk | tr -s ' \t' '\n\n' | sed 's/%/N/' | grep -v '^$' |
         grep -vx 'hip-tools\|clang-tools\|nvcc-tool\|no-sanitizer\|test-tools\|plot-tools\|figures-compare\|figures-plots' |
         sort -u
 }
@@ -32,10 +33,10 @@ reader_targets() {
 
 @test "make help: every setting the Makefile reads with ?= has its meaning, and is listed with its value" {
     # A setting without a comment would be left out of the list: there is none.
-    run grep -nE '^[A-Z_]+ [?]=[^#]*$' Makefile
+    run grep -nE '^[A-Z_]+ [?]=[^#]*$' Makefile mk/*.mk
     echo "$output"
     [ "$status" -eq 1 ]
-    settings=$(sed -n 's/^\([A-Z_]*\) ?=.*/\1/p' Makefile)
+    settings=$(sed -n 's/^\([A-Z_]*\) ?=.*/\1/p' Makefile mk/*.mk)
     [ "$(wc -l <<<"$settings")" -ge 30 ]
     run env -u FUZZ_SECONDS -u ITERS -u LR -u ISA_DIR -u FUZZ_LOG make --no-print-directory help HIP_PLATFORM=cpu
     for name in $settings; do
@@ -58,8 +59,8 @@ reader_targets() {
     grep -Eq '^  FUZZ_SECONDS=9 ' <<<"$output"
 }
 
-# Issue 22: make profile-N and make racecheck-N shared one note, and the last
-# line printed the empty value of a setting that was gone.
+# A note per target, so that make profile-N and make racecheck-N are told
+# apart, and a last line whose every number is filled.
 @test "make help: every target has a note of its own, and the last line's numbers are what make chapter-N runs" {
     unset ITERS EPOCHS REPEATS ARGS # the defaults, not those of a surrounding make test
     run plain_make help HIP_PLATFORM=cpu

@@ -16,7 +16,7 @@ unwrap() {
 }
 
 # within_80_columns TEXT: fails, naming it, when a line of TEXT is wider than
-# 80 columns (issue 22: every line the trainers print fits an 80x24 terminal).
+# 80 columns (every line the trainers print must fit an 80x24 terminal).
 within_80_columns() {
     awk 'length($0) > 80 { print "wider than 80 columns (" length($0) "): " $0; wide = 1 }
          END { exit wide }' <<<"$1"
@@ -31,12 +31,14 @@ chapter_binary() {
 }
 
 # reference_run IMAGES: chapter 00's weights and CSV after 5 iterations, made
-# once per image count and kept for the whole file.
+# once per image count and kept for the whole file. Called inside $(...),
+# where errexit is off, so a failed run returns 1 and says so on stderr.
 reference_run() {
     local out="$BATS_FILE_TMPDIR/reference-$1"
     if [ ! -f "$out.weights" ]; then
         "$REFERENCE" "$DATASET_DIR" 5 0.01 --train-limit "$1" --quiet \
-            --weights-out "$out.weights" --csv "$out.csv" >/dev/null
+            --weights-out "$out.weights" --csv "$out.csv" >/dev/null ||
+            { echo "the reference run failed: $REFERENCE $DATASET_DIR 5 0.01 --train-limit $1" >&2; return 1; }
     fi
     echo "$out"
 }

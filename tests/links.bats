@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Issue 23: every path the documentation names is there. In each tracked
+# Every path the documentation names is there. In each tracked
 # markdown file: every relative link ([text](path), read from the file's own
 # folder), and every path in backticks that starts at a top folder of the
 # repository (`common/...`, `chapters/...`, `plots/...`, `tests/...`,

@@ -57,9 +57,9 @@ expect_no_gpu() {
     expect_no_gpu build/nvidia/09-hidden-layer 9 NVIDIA CUDA cudaGetDeviceCount
 }
 
-# Issue 22: HIP_PLATFORM in the environment (not on make's command line) on a
-# fresh clone, no build/ yet: chapter-N's sub-make used to detect the
-# platform again and stop with "No rule to make target 'build/nvidia/...'".
+# HIP_PLATFORM in the environment (not on make's command line) on a fresh
+# clone, no build/ yet: chapter-N's sub-make must get the same platform, not
+# detect another and stop with "No rule to make target 'build/nvidia/...'".
 @test "HIP_PLATFORM=nvidia make chapter-1 (in the environment), fresh clone, no GPU: the no-GPU message" {
     local nvcc=${NVCC:-$(command -v nvcc || true)}
     if [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc; fi

@@ -40,6 +40,26 @@ check_png() {
     [ "$size" = "$width $height" ] || { echo "$file: $size, expected $width $height"; return 1; }
 }
 
+# chart_table TABLE GNUPLOT_ARG... SCRIPT: the chart's script run once more
+# with gnuplot's `set table`, which writes the points each plot command draws
+# into TABLE: what the picture shows, where check_png sees only its size. (The
+# script still opens its output, left empty: TABLE.png, beside TABLE.)
+chart_table() {
+    local table=$1 script=${*: -1}
+    gnuplot "${@:2:$#-2}" -e "out='$table.png'; set table '$table'" "$script"
+}
+
+# curve_points TABLE: each curve's point count, in plot order, space-separated.
+curve_points() {
+    sed -n 's/^# Curve [0-9]* of [0-9]*, \([0-9]*\) points$/\1/p' "$1" | tr '\n' ' '
+}
+
+# curve_rows TABLE K: the rows of the table's curve K (0-based, counted over
+# every plot of a multiplot), as gnuplot wrote them.
+curve_rows() {
+    awk -v k="$2" '/^# Curve [0-9]+ of / { c++; next } /^#/ || NF == 0 { next } c == k + 1' "$1"
+}
+
 # The bench TSV header every trainer writes (common/host/report.c).
 BENCH_HEADER=$'chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\ttrain_accuracy\ttest_accuracy\tfinal_loss\tdate'
 
@@ -166,6 +186,13 @@ EOF
     echo "$output"
     [ "$status" -eq 0 ]
     check_png "$BATS_TEST_TMPDIR/loss.png" 900 560
+    # the line through all 50 losses, and the labels of the last and the first
+    local table=$BATS_TEST_TMPDIR/loss.table
+    chart_table "$table" -e "data='$BATS_TEST_TMPDIR/run.csv'" plots/loss.gp
+    [ "$(curve_points "$table")" = "50 1 1 " ]
+    [ "$(curve_rows "$table" 0 | awk '{ print $1, $2 + 0, NF }')" = \
+        "$(awk -F, 'NR > 1 { print $1, $2 + 0, 3 }' "$BATS_TEST_TMPDIR/run.csv")" ]
+    [ "$(curve_rows "$table" 1 | awk '{ print $1 }')" = 50 ]
 }
 
 @test "accuracy.gp: a PNG with the test accuracy from the bench TSV, and one without it" {
@@ -176,6 +203,13 @@ EOF
     echo "$output"
     [ "$status" -eq 0 ]
     check_png "$BATS_TEST_TMPDIR/accuracy.png" 900 560
+    # the train accuracy in percent at all 50 iterations, the test point at the last
+    local table=$BATS_TEST_TMPDIR/accuracy.table
+    chart_table "$table" -e "data='$BATS_TEST_TMPDIR/run.csv'; bench='$BATS_TEST_TMPDIR/run.tsv'" plots/accuracy.gp
+    [ "$(curve_points "$table")" = "50 1 1 1 " ]
+    [ "$(curve_rows "$table" 0 | awk '{ printf "%d %.4f\n", $1, $2 }')" = \
+        "$(awk -F, 'NR > 1 { printf "%d %.4f\n", $1, 100 * $3 }' "$BATS_TEST_TMPDIR/run.csv")" ]
+    [ "$(curve_rows "$table" 2 | awk '{ print $1, $2 }')" = "50 81.23" ]
     run gnuplot -e "data='$BATS_TEST_TMPDIR/run.csv'; out='$BATS_TEST_TMPDIR/accuracy.svg'; format='svg'" plots/accuracy.gp
     echo "$output"
     [ "$status" -eq 0 ]
@@ -220,6 +254,15 @@ EOF
     echo "$output"
     [ "$status" -eq 0 ]
     check_png "$BATS_TEST_TMPDIR/digits.png" 800 500
+    # every pixel of the image table; a red box for each wrong digit; two
+    # label curves (wrong, right) with a point for each of the 40 digits
+    local table=$BATS_TEST_TMPDIR/digits.table
+    chart_table "$table" -e "image='$BATS_TEST_TMPDIR/image.tsv'; labels='$BATS_TEST_TMPDIR/labels.tsv'" plots/digits.gp
+    [ "$(curve_points "$table" | cut -d' ' -f 1,3,4)" = \
+        "$(awk -F '\t' '{ n += NF } END { print n }' "$BATS_TEST_TMPDIR/image.tsv") 40 40" ]
+    [ "$(curve_rows "$table" 1 | awk '$NF == "i"' | wc -l)" -eq \
+        "$(awk -F '\t' 'NR > 1 && $6 == 1' "$BATS_TEST_TMPDIR/labels.tsv" | wc -l)" ]
+    [ "$(awk -F '\t' 'NR > 1 && $6 == 1' "$BATS_TEST_TMPDIR/labels.tsv" | wc -l)" -eq 10 ]
     # 4 rows x 10 columns of 46 x 34 cells, 1000 wide: 541 for the grid, 42 for a one-line title, 10 spare
     run gnuplot -e "image='$BATS_TEST_TMPDIR/image.tsv'; labels='$BATS_TEST_TMPDIR/labels.tsv'" \
         -e "out='$BATS_TEST_TMPDIR/auto.png'; title='digits'" plots/digits.gp
@@ -234,6 +277,15 @@ EOF
     echo "$output"
     [ "$status" -eq 0 ]
     check_png "$BATS_TEST_TMPDIR/resources.png" 1100 248
+    # three panels, a bar and a label per kernel in each: the bars (centred
+    # at half their length) end at the table's VGPRs, LDS in KiB and waves per SIMD
+    local table=$BATS_TEST_TMPDIR/resources.table
+    chart_table "$table" -e "data='$BATS_TEST_TMPDIR/resources.tsv'" plots/resources.gp
+    [ "$(curve_points "$table")" = "3 3 3 3 3 3 " ]
+    [ "$(curve_rows "$table" 0 | awk '{ printf "%g ", 2 * $1 }')" = "17 31 90 " ]
+    [ "$(curve_rows "$table" 2 | awk '{ printf "%.2f ", 2 * $1 }')" = "0.00 9.25 5.29 " ]
+    [ "$(curve_rows "$table" 4 | awk '{ printf "%g ", 2 * $1 }')" = "10 8 2 " ]
+    [ "$(curve_rows "$table" 1 | awk '{ print $3, $4, $5 }' | tail -n 1)" = '"90, 4 spilled"' ]
 }
 
 @test "resources.sh: draws from a table (a three-line title: 18 more), and names a missing one" {
@@ -399,13 +451,13 @@ EOF
 
 @test "make compare: defaults are 2 iterations x 1 run on cpu, 100 x 3 on a GPU; ITERS wins" {
     run env -u ITERS -u REPEATS make --no-print-directory help HIP_PLATFORM=cpu
-    [[ "$output" == *"; make compare 2"* ]]
+    [[ "${lines[-1]}" == *"; make compare 2 iterations x 1 run(s) a chapter" ]]
     grep -Eq '^  REPEATS=1 ' <<<"$output"
     run env -u ITERS -u REPEATS make --no-print-directory help HIP_PLATFORM=nvidia
-    [[ "$output" == *"; make compare 100"* ]]
+    [[ "${lines[-1]}" == *"; make compare 100 iterations x 3 run(s) a chapter" ]]
     grep -Eq '^  REPEATS=3 ' <<<"$output"
     run make --no-print-directory help HIP_PLATFORM=cpu ITERS=7 REPEATS=2
-    [[ "$output" == *"; make compare 7"* ]]
+    [[ "${lines[-1]}" == *"; make compare 7 iterations x 2 run(s) a chapter" ]]
     grep -Eq '^  REPEATS=2 ' <<<"$output"
 }
 
@@ -418,7 +470,7 @@ EOF
     local chapters
     chapters=$(ls -d chapters/0[0-8]-* | wc -l) # extension chapters train per epoch: not compared
     [[ "$output" == *"[$chapters/$chapters]"* ]]
-    # The model's progress line says what it traces at this limit, and promises no time (issue 22)
+    # The model's progress line says what it traces at this limit, and promises no time
     [[ "$output" == *"compare: modelling 01-naive-gemm "*" (traced on 200 images)"* ]]
     [[ "$output" != *minute* ]]
     [ "$(wc -l <"$out/compare.tsv")" -eq $((chapters + 1)) ]

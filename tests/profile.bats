@@ -131,7 +131,7 @@ required_packages() {
     plain_make -n HIP_PLATFORM=cpu "$@" | sed -n 's|^common/scripts/require\.sh ||p' | tr ' ' '\n' | sort -u | tr '\n' ' '
 }
 
-# Issue 22: make profile-1 ran apt-get for libcmocka-dev, which only the tests use.
+# Each target installs only its own packages: libcmocka-dev is the tests' alone.
 @test "make profile-N and the other targets ask only for the packages they use" {
     local packages
     packages=$(required_packages profile-1)
@@ -151,10 +151,10 @@ required_packages() {
     [[ " $packages" == *" libcmocka-dev "* && " $packages" == *" clang "* && " $packages" == *" hipcc "* ]]
 }
 
-# Issue 22: the first line of make profile-N says what this run did: the
-# images traced (or extended to), and the seconds it took as measured, no
-# estimate. (make compare's progress line once promised "a minute or two"
-# a chapter at any image count; plots.bats checks what it says now.)
+# The first line of make profile-N says what this run did: the images
+# traced (or extended to), and the seconds it took as measured, no estimate,
+# which would be wrong at most image counts. (plots.bats checks make
+# compare's progress line the same way.)
 @test "profile: its first line names this run's images and its measured seconds, nothing estimated" {
     local binary out="$BATS_TEST_TMPDIR/profile" started elapsed
     binary=$(chapter_binary 01 build/trace)
@@ -176,8 +176,8 @@ required_packages() {
 # listing DIR: every name in DIR (hidden ones too) and each file's checksum.
 listing() { (cd "$1" && ls -A && find . -type f -exec md5sum {} + | sort); }
 
-# Issue 22: a failed make profile-1 ARGS="--train-limit abc" once deleted
-# 01-naive-gemm.sites.tsv and left an older 01-naive-gemm.tsv.
+# A failed make profile-1 ARGS="--train-limit abc" must not delete any of the
+# last good set's files, nor leave a mix of old and new ones.
 @test "profile: a failed run leaves the last good set as it was; a run without the model leaves none of an older model's files" {
     local binary out="$BATS_TEST_TMPDIR/profile"
     binary=$(chapter_binary 01 build/trace)

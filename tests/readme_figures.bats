@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # test-lane: shared-build
-# Issue 22, point 10: every block of a README that quotes a command's output
+# Every block of a README that quotes a command's output
 # sits between markers naming that command, `make readme-figures` rewrites
 # them all, and these tests fail when a block no longer matches what its
 # command prints on a small slice (plots/readme_figures.sh --check).

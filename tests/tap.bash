@@ -35,7 +35,8 @@ tap_line() {
 # line through tap_line; adds its tests to the counters passed, failed and
 # skipped, and a line per failure and per skip to the arrays failures and
 # skips, which the caller declares. A producer that exits non-zero without
-# reporting a failed test counts as one failure. Its time goes to the array
+# reporting a failed test counts as one failure, and so does one whose tests
+# do not add up to its plans ("1..N" lines: cmocka writes one per group). Its time goes to the array
 # file_times ("MS NAME"), and each test's that says it (bats --timing: "...
 # in 12ms") to test_times ("MS NAME: TEST"), for report_times.
 run_tap() {
@@ -68,8 +69,11 @@ report_tap() {
     local status ms
     status=$(cat "$file.status") ms=$(cat "$file.ms")
     file_times+=("$ms $name")
-    local p=0 f=0 s=0 line
+    local p=0 f=0 s=0 line planned=0 plans=0
     while IFS= read -r line; do
+        if [[ $line =~ ^1\.\.([0-9]+)([[:space:]]|$) ]]; then
+            planned=$((planned + BASH_REMATCH[1])) plans=$((plans + 1))
+        fi
         tap_line "$line"
         printf '%s\n' "$TAP_LINE"
         [[ $TAP_KIND != other && $TAP_LINE =~ ^(ok|not\ ok)\ [0-9]+\ (.*)\ in\ ([0-9]+)ms$ ]] &&
@@ -83,6 +87,12 @@ report_tap() {
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1
         failures+=("$name: exited with status $status without reporting a failed test")
+    elif [ "$plans" -eq 0 ]; then
+        f=$((f + 1))
+        failures+=("$name: no TAP plan (1..N): its tests cannot be counted")
+    elif [ "$planned" -ne $((p + f + s)) ]; then
+        failures+=("$name: planned $planned tests, reported $((p + f + s))")
+        f=$((f + 1))
     fi
     passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }

@@ -91,3 +91,18 @@ kind_of() {
     [ "$failed" -eq 0 ]
     grep -qx '# --- build/trace/tests/test_trace' "$BATS_TEST_TMPDIR/out"
 }
+
+@test "run_tap: a producer whose tests fall short of its plans, or that has none, is one failure" {
+    passed=0 failed=0 skipped=0 failures=() skips=() file_times=() test_times=()
+    short() { printf '%s\n' '1..3' 'ok 1 first' 'ok 2 second'; }
+    planless() { echo 'ok 1 first'; }
+    groups() { printf '%s\n' '1..1' 'ok 1 a' '1..2' 'ok 1 b' 'not ok 2 # SKIP c'; }
+    run_tap short short >/dev/null
+    run_tap planless planless >/dev/null
+    run_tap groups groups >/dev/null
+    [ "$passed" -eq 5 ]
+    [ "$failed" -eq 2 ]
+    [ "$skipped" -eq 1 ]
+    [ "${failures[0]}" = "short: planned 3 tests, reported 2" ]
+    [ "${failures[1]}" = "planless: no TAP plan (1..N): its tests cannot be counted" ]
+}

@@ -97,7 +97,8 @@ prediction() {
 verdict() {
     local label=${LABELS[$1 - 1]} predicted
     predicted=$(prediction "$1")
-    [ -n "$predicted" ]
+    # verdict runs inside $(...), where errexit is off: fail by status
+    [ -n "$predicted" ] || { echo "no prediction for test digit $1 in $PREDICTIONS" >&2; return 1; }
     if [ "$label" -eq "$predicted" ]; then
         echo "test digit $1 of 20: label $label, predicted $predicted  right"
     else

@@ -13,12 +13,14 @@
 #include "kernel_times.h"
 #include "timing.h"
 
+/* Epochs queued before the host waits for their records, unless
+ * --event-chunk says otherwise. The executor runs each launch to completion,
+ * so reading the records after every epoch costs nothing and gives live
+ * progress; a GPU should not wait between epochs. */
 #if defined(__HIPCPU__)
-/* The executor runs each launch to completion, so reading the records after
- * every epoch costs nothing and gives live progress. */
-#define EVENT_CHUNK 1
+#define DEFAULT_EVENT_CHUNK 1
 #else
-#define EVENT_CHUNK 256
+#define DEFAULT_EVENT_CHUNK 256
 #endif
 
 /* Records per epoch on the device: the training steps', then the test set's
@@ -41,6 +43,9 @@ typedef struct {
     unsigned int *check_correct;
     hipEvent_t copy_start, copy_end;
     float run_loss_sums[CLI_CHECK_STEPS]; /* the checked steps' loss sums */
+    /* A chunk's records on the host: [chunk * stride] each. */
+    float *chunk_sums;
+    unsigned int *chunk_counts;
 } harness;
 
 /* Launches epoch `epoch`'s steps; the checked ones add into their own records. */
@@ -82,8 +87,8 @@ static void collect(harness *h, hipEvent_t *start, hipEvent_t *stop, int first, 
         trainer_records test = {h->loss_sum, h->correct, first * stride + TEST_RECORD};
         h->model->evaluate(&test);
     }
-    float sums[EVENT_CHUNK * 2];
-    unsigned int counts[EVENT_CHUNK * 2];
+    float *sums = h->chunk_sums;
+    unsigned int *counts = h->chunk_counts;
     HIP_CHECK(hipMemcpy(sums, h->loss_sum + first * stride, count * stride * sizeof(float),
                         hipMemcpyDeviceToHost));
     HIP_CHECK(hipMemcpy(counts, h->correct + first * stride, count * stride * sizeof(unsigned int),
@@ -143,7 +148,7 @@ int main(int argc, char **argv)
     h.model = harness_model();
     const trainer_model *m = h.model;
     trainer_shape *shape = &h.shape;
-    cli_enable_kernel_times();
+    cli_enable_gpu_options();
     m->begin(argc, argv, shape);
     session *s = shape->session;
 
@@ -187,9 +192,14 @@ int main(int argc, char **argv)
     /* Events around every epoch; the host waits only when a chunk of them is
      * full, never inside an epoch. --check ends a chunk with the epoch of its
      * last step and compares there, between two timed epochs. */
-    int chunk = m->evaluate ? 1 : EVENT_CHUNK;
+    int chunk = m->evaluate ? 1 : s->opts.event_chunk > 0 ? s->opts.event_chunk : DEFAULT_EVENT_CHUNK;
     int check_epochs = checked > 0 ? (checked - 1) / shape->steps + 1 : 0;
-    hipEvent_t start[EVENT_CHUNK], stop[EVENT_CHUNK];
+    hipEvent_t *start = (hipEvent_t *)malloc(2 * chunk * sizeof(hipEvent_t));
+    h.chunk_sums = (float *)malloc(chunk * h.stride * sizeof(float));
+    h.chunk_counts = (unsigned int *)malloc(chunk * h.stride * sizeof(unsigned int));
+    if (!start || !h.chunk_sums || !h.chunk_counts)
+        fatal(1, "out of host memory for %d epochs' events and records", chunk);
+    hipEvent_t *stop = start + chunk;
     for (int i = 0; i < chunk; i++) {
         HIP_CHECK(hipEventCreate(&start[i]));
         HIP_CHECK(hipEventCreate(&stop[i]));
@@ -214,6 +224,9 @@ int main(int argc, char **argv)
         HIP_CHECK(hipEventDestroy(start[i]));
         HIP_CHECK(hipEventDestroy(stop[i]));
     }
+    free(start);
+    free(h.chunk_sums);
+    free(h.chunk_counts);
     if (checked > 0) {
         if (h.copy_aside) {
             HIP_CHECK(hipEventDestroy(h.copy_start));

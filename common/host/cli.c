@@ -19,8 +19,8 @@ static cli_chapter *chapter_cli;
 
 void cli_set_chapter(cli_chapter *chapter) { chapter_cli = chapter; }
 
-static int kernel_times_enabled;
-void cli_enable_kernel_times(void) { kernel_times_enabled = 1; }
+static int gpu_options_enabled;
+void cli_enable_gpu_options(void) { gpu_options_enabled = 1; }
 
 static const char *iterations_name(void)
 {
@@ -81,9 +81,12 @@ void cli_print_usage(const char *program, const char *chapter)
            chapter_cli && chapter_cli->iterations_name ? "mini-batch steps" : "iterations",
            chapter_cli && chapter_cli->check_reference ? chapter_cli->check_reference
                                                        : "chapter 00's code",
-           kernel_times_enabled
+           gpu_options_enabled
                ? "  --kernel-times       per kernel: median ms and share of the iteration\n"
                  "  --kernel-times-out FILE  the same, as TSV\n"
+                 "  --event-chunk N      epochs queued before the host waits for their\n"
+                 "                       records, 1.." CLI_MAX_EVENT_CHUNK_TEXT "; default 256 on a GPU, 1 on the\n"
+                 "                       CPU executor (a model that evaluates each epoch: 1)\n"
                : "");
 }
 
@@ -200,6 +203,7 @@ enum {
     OPT_PREDICTIONS_OUT,
     OPT_KERNEL_TIMES,
     OPT_KERNEL_TIMES_OUT,
+    OPT_EVENT_CHUNK,
     OPT_ITERATIONS,
     OPT_CHAPTER /* OPT_CHAPTER + j: the chapter's option j */
 };
@@ -216,6 +220,7 @@ static const struct option shared_options[] = {
     {"predictions-out", required_argument, NULL, OPT_PREDICTIONS_OUT},
     {"kernel-times", no_argument, NULL, OPT_KERNEL_TIMES},
     {"kernel-times-out", required_argument, NULL, OPT_KERNEL_TIMES_OUT},
+    {"event-chunk", required_argument, NULL, OPT_EVENT_CHUNK},
 };
 #define SHARED_OPTIONS (int)(sizeof shared_options / sizeof shared_options[0])
 
@@ -371,6 +376,9 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
             opts->kernel_times = 1;
             opts->kernel_times_path = optarg;
             break;
+        case OPT_EVENT_CHUNK:
+            opts->event_chunk = (int)parse_integer("--event-chunk", optarg, 1, CLI_MAX_EVENT_CHUNK);
+            break;
         case OPT_ITERATIONS:
             opts->iterations = (int)parse_integer(chapter_cli->iterations_option, optarg, 1,
                                                   CLI_MAX_ITERATIONS);
@@ -405,9 +413,11 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
     if (opts->weights_path) check_output_path("--weights-out", opts->weights_path, 0);
     if (opts->bench_path) check_output_path("--bench-out", opts->bench_path, 1);
     if (opts->predictions_path) check_output_path("--predictions-out", opts->predictions_path, 0);
-    if (opts->kernel_times && !kernel_times_enabled) {
-        fprintf(stderr, "%s: --kernel-times: this trainer runs no GPU kernels (plain C); "
-                "use it with a GPU chapter, 01 on\n", program_name);
+    const char *gpu_option = opts->kernel_times ? "--kernel-times"
+                             : opts->event_chunk ? "--event-chunk" : NULL;
+    if (gpu_option && !gpu_options_enabled) {
+        fprintf(stderr, "%s: %s: this trainer runs no GPU kernels (plain C); "
+                "use it with a GPU chapter, 01 on\n", program_name, gpu_option);
         exit(CLI_USAGE_STATUS);
     }
     if (opts->kernel_times_path) check_output_path("--kernel-times-out", opts->kernel_times_path, 0);

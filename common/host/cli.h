@@ -16,6 +16,9 @@ extern "C" {
 #define CLI_CHECK_STEPS 5
 #define CLI_CHECK_LIMIT 1e-4
 #define CLI_CHECK_LIMIT_TEXT "1e-4"
+/* --event-chunk: the most epochs a GPU trainer queues before it waits */
+#define CLI_MAX_EVENT_CHUNK 1024
+#define CLI_MAX_EVENT_CHUNK_TEXT "1024"
 
 typedef struct {
     const char *dataset_dir;
@@ -31,6 +34,7 @@ typedef struct {
     int check;                   /* --check: the first iterations against the CPU reference */
     int kernel_times;            /* --kernel-times: per-kernel medians (GPU trainers) */
     const char *kernel_times_path; /* --kernel-times-out: the same as TSV */
+    int event_chunk;             /* --event-chunk: epochs per host wait (GPU trainers); 0: the platform's */
 } options;
 
 /* A chapter's own integer option, e.g. "--hidden N" (see cli_chapter). */
@@ -62,9 +66,9 @@ typedef struct {
 void cli_set_chapter(cli_chapter *chapter);
 
 /* Called by the GPU harness before cli_parse: its trainers launch
- * kernels, so --kernel-times means something there. Elsewhere it is an
- * error that says why. */
-void cli_enable_kernel_times(void);
+ * kernels, so --kernel-times and --event-chunk mean something there.
+ * Elsewhere each is an error that says why. */
+void cli_enable_gpu_options(void);
 
 /* Parses argv into opts. On --help prints the usage and exits 0; on a bad
  * value or unknown option prints a message naming it (and the usage for an

@@ -1,0 +1,59 @@
+# make profile-N, racecheck-N and their FILE= forms, make validate-model: the CPU
+# executor's trace build and the time model (common/cpu/README.md). Included by the Makefile.
+
+# profile-N: one full-MNIST iteration unless ARGS says otherwise.
+# Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
+# The H100 and H200 rows read nvcc's sm_90 code and a second trace at wave 32 (build/trace-wave32/, 132 CUs).
+TRACED_CHAPTER = $(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; chapters with kernels: $(GPU_CHAPTERS)" >&2; exit 2)
+profile-%: ## chapter N's memory traffic and modelled time per kernel, counted on the executor (build/profile/)
+	@$(TRACED_CHAPTER)
+	@$(FETCH_DATASET)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMEMODEL)
+	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 build/trace-wave32/$(CHAPTER))
+	-@$(MAKE) --no-print-directory hip-tools
+	@PROFILE_SAMPLE=$(SAMPLE) bash common/cpu/trace/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
+racecheck-%: ## chapter N's kernels checked on the executor for races and uninitialised shared-memory reads
+	@$(TRACED_CHAPTER)
+	@$(FETCH_DATASET)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER)
+	HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(CHAPTER) $(DATASET_DIR) $(RACECHECK_ITERS) --train-limit $(RACECHECK_LIMIT) --quiet $(ARGS)
+	@echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): $(RACECHECK_CLEAN)"
+RACECHECK_CLEAN = no race and no uninitialised shared-memory read in $(RACECHECK_ITERS) iterations on $(RACECHECK_LIMIT) images
+# 10,007 is prime, so every chapter's tiles end in a partial one (as 1,037 = 17 x 61 did); the check costs
+# 9 bytes per device byte and 9-26 s a chapter on the 2-core machine. Chapter 09's two epochs also run the
+# 10,000 test images, whatever the limit: 107 s at 10,000 images, 39-45 s at 1,037 (common/cpu/README.md).
+RACECHECK_LIMIT = $(or $(RACECHECK_IMAGES),$(if $(filter 09-%,$(CHAPTER)),1037,10007))
+# make profile FILE=kernel.hip: a HIP program of your own (its own main()), traced and modelled.
+# Its build is keyed by the source's full path (two main.hip files never share a binary), and goes
+# through the front end (common/cpu/front/): <<<...>>> launches and extern __shared__ become C++.
+.PHONY: profile racecheck validate-model
+STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
+STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
+STANDALONE_CHECK = $(if $(FILE),$(if $(wildcard $(FILE)),true,echo "make $@: FILE=$(FILE): no such file" >&2; exit 2),echo \
+  "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
+profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
+	@$(STANDALONE_CHECK)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
+	-@$(MAKE) --no-print-directory hip-tools
+	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/trace/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) checked for races and uninitialised shared-memory reads
+	@$(STANDALONE_CHECK)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) STANDALONE_SOURCE=$(FILE)
+	HIPCPU_RACECHECK=1 $(STANDALONE) $(ARGS)
+	@echo "racecheck: $(FILE) is clean at wave $(WAVE): no race and no uninitialised shared-memory read"
+# No dependency file here: a learner's FILE may be a temporary one, and a .dep naming it
+# would stop the next make once it is gone. The plain executor build (build/cpu/standalone/...)
+# takes the same rule.
+FRONT := build/tools/hipcpu_front
+$(FRONT): common/cpu/front/hipcpu_front.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@
+$(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+	@$(if $(STANDALONE_SOURCE),,echo "$@: set STANDALONE_SOURCE=path/to/kernel.hip" >&2; exit 2)
+	@mkdir -p $(@D)
+	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
+	$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
+	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
+validate-model: $(TIMEMODEL) ## the time model against published times of outside kernels (common/cpu/model/validation/)
+	-@$(MAKE) --no-print-directory hip-tools
+	@TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh trace

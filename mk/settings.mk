@@ -1,0 +1,48 @@
+# The settings a reader gives (make chapter-3 ITERS=20), each with its meaning
+# after the #: make help lists them with their values. Included first by the Makefile.
+HIP_PLATFORM ?=# amd (hipcc), nvidia (nvcc) or cpu (the CPU executor); unset: detected
+ITERS ?=# iterations per run (chapter-N, compare); unset: 100; on the CPU executor 10 (a GPU chapter) or 2 (compare)
+EPOCHS ?=# chapter 09's epochs (chapter-9); unset: 10, or 2 on the CPU executor
+LR ?=# learning rate; unset: the chapter's own: 0.01, or 0.005 on Fashion-MNIST, where 0.01 diverges
+ARGS ?=# extra trainer options for chapter-N, e.g. ARGS="--train-limit 1000 --view" or ARGS=--kernel-times
+DATASET ?= mnist# mnist (the digits) or fashion (Fashion-MNIST)
+DATASET_DIR ?= $(if $(filter fashion,$(DATASET)),dataset/fashion,dataset)# the dataset's folder
+GPU_ARCH ?= gfx906# the AMD target (--offload-arch)
+AMD_WAVE ?= $(if $(filter gfx10% gfx11% gfx12%,$(GPU_ARCH)),32,64)# its wave size, which hipcc's host pass cannot see
+NV_ARCH ?= sm_90# the NVIDIA target (-arch)
+WAVE ?= 64# the CPU executor's wave size: 64 (as gfx906) or 32
+TRACE ?=# 1: the CPU executor's trace build (make profile-N and racecheck-N set it)
+SANITIZE ?=# e.g. address,undefined: the host code and the CPU executor builds under sanitizers
+HIPCC ?= hipcc# the AMD compiler
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))# the NVIDIA compiler
+RACECHECK_IMAGES ?=# make racecheck-N: images; unset: 10007, or 1037 for chapter 09 (its epochs also run the 10,000 test images)
+RACECHECK_ITERS ?= 2# make racecheck-N: iterations
+SAMPLE ?=# make profile (FILE= or -N): trace about N blocks of each bigger launch, counts scaled to the grid; unset: every block
+RESOURCE_TSV ?= build/resources/resources.tsv# make resources' table
+ISA_DIR ?= build/isa# make isa-N's folder
+REPEATS ?= $(if $(filter cpu,$(HIP_PLATFORM)),1,3)# make compare: runs per chapter (median, spread); unset: 3, 1 on the executor
+COMPARE_LIMIT ?=# make compare: --train-limit (empty: all 60,000 images)
+PLOT_LIMIT ?=# make plots: --train-limit (empty: all)
+COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)# make compare's chapters: the linear model's (09 on train another, per epoch)
+KERNEL_TIMES ?=# make compare: a TSV file for each GPU chapter's --kernel-times medians
+COMPARE_DIR ?= build/compare# make compare's table and charts
+GPU_REPORT_DIR ?= build/gpu-report# make gpu-report's folder (new or empty: nothing in it is overwritten)
+GPU_REPORT_ARGS ?=# make gpu-report's options (common/scripts/gpu_report.sh), e.g. --limit 200 --iters 2
+DIR ?=# make gpu-import: the make gpu-report folder to fold in
+PLOTS_DIR ?= build/plots# make plots' charts
+PLOT_CHAPTER ?= $(if $(filter cpu,$(HIP_PLATFORM)),00,08)# make plots' chapter
+PLOT_ITERS ?= $(if $(filter cpu,$(HIP_PLATFORM)),200,300)# make plots' iterations
+PLOTS_WORK ?= build/plots/work# make plots: the trainer's CSV, predictions and weights
+FORMAT ?= png# the charts: png or svg
+README_TABLE_TSV ?= plots/compare.tsv# make readme-table's data
+README_FILE ?= README.md# the file make readme-table rewrites
+TUNE_ITERS ?= $(if $(filter cpu,$(HIP_PLATFORM)),6,50)# make tune: iterations per run, 3 of them warm-up
+TUNE_LIMIT ?= $(if $(filter cpu,$(HIP_PLATFORM)),300,)# make tune: images (empty: all)
+TUNE_SETS ?=# make tune: BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES] ...; empty: tune.sh's list
+FUZZ_SECONDS ?= 60# make fuzz's run
+TEST_FUZZ_SECONDS ?= 20# make test's fuzzing, short so that the suite stays under 10 minutes
+FUZZ_LOG ?= build/fuzz.log# libFuzzer's output
+
+$(if $(filter mnist fashion,$(DATASET)),,$(error DATASET must be mnist or fashion, not '$(DATASET)'))
+$(if $(strip $(DATASET_DIR)),,$(error DATASET_DIR is empty: leave it unset for dataset/ (dataset/fashion/ with DATASET=fashion), or name a folder))
+$(if $(filter 32 64,$(WAVE)),,$(error WAVE must be 32 or 64, not '$(WAVE)'))

@@ -1,0 +1,36 @@
+# make test and make fuzz, and the test programs they build. Included by the Makefile.
+
+TEST_BUILD := build/tests$(SAN_SUFFIX)
+$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) | test-tools # the host code's tests (cmocka)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@ && $(DEP_COMMIT)
+COMPARE_TOOLS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/compare_*.c))
+$(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) # the checks' tools (make tune's too): no cmocka
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@ && $(DEP_COMMIT)
+$(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools $(PLATFORM_TOOLS) # the executor's (and trace build's)
+	@mkdir -p $(@D)
+	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@.o && $(DEP_COMMIT)
+	$(HIP_LINK) $@.o $(EXECUTOR) -lcmocka $(LDLIBS) -o $@
+
+# libFuzzer on the loaders, always with ASan and UBSan (tests/fuzz.sh: its work folders)
+FUZZER := build/tests/fuzz_loader
+$(FUZZER): tests/fuzz_loader.c common/host/idx.c common/host/mnist.c common/host/errors.c | clang-tools
+	@mkdir -p $(@D)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(DEPFLAGS) $(COMMON_INCLUDES) $(filter %.c,$^) -o $@ && $(DEP_COMMIT)
+fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict line, the log in FUZZ_LOG
+	@bash tests/fuzz.sh $(FUZZER) '$(FUZZ_SECONDS)' $(FUZZ_LOG) build/fuzz_crashes build/fuzz_work tests/fuzz_corpus
+
+# The CPU executor at both wave sizes, trace builds, the broken kernel (always under ASan), GPU chapters
+CPU := --no-print-directory HIP_PLATFORM=cpu
+test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
+	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) $(FRONT) \
+	  $(CPU_BUILD)/tests/test_executor $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
+	@$(MAKE) $(CPU) WAVE=32 build build/cpu-wave32$(SAN_SUFFIX)/tests/test_executor
+	@$(MAKE) $(CPU) SANITIZE=address,undefined build/cpu-san/broken_kernel
+	@$(foreach w,64 32,$(MAKE) $(CPU) TRACE=1 WAVE=$(w) $(addprefix build/trace$(if $(filter 32,$(w)),-wave32)/,$(GPU_CHAPTERS) \
+	  08-missing-barrier tests/test_trace) &&) true
+	@$(if $(ON_EXECUTOR),,$(MAKE) --no-print-directory SANITIZE= build)
+	@TEST_BUILD=$(TEST_BUILD) CPU_BUILD=$(CPU_BUILD) SANITIZE=$(SANITIZE) NVCC=$(NVCC) DATASET_DIR=$(DATASET_DIR) \
+	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) GPU_BUILD=$(if $(ON_EXECUTOR),,$(BUILD)) \
+	  FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) BROKEN_KERNEL_BINARY=build/cpu-san/broken_kernel bash tests/run.sh
