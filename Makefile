@@ -151,7 +151,7 @@ $(BUILD)/common/cpu/%.o: common/cpu/%.S
 
 # The time model's program (common/cpu/model/): host C, the same on every platform
 TIMEMODEL := build/tools/timemodel
-$(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/model/model.h
+$(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/model/timemodel.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpu/model/model.h"
+#include "cpu/model/timemodel.h"
 
 static ModelDevice toy(void) {
     ModelDevice d;

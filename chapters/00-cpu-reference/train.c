@@ -21,7 +21,7 @@
 
 #include "cpu_reference.h"
 #include "errors.h"
-#include "session.h"
+#include "linear_session.h"
 #include "timing.h"
 
 void train_iteration(const float *x, const unsigned char *labels, int images,

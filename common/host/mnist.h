@@ -14,6 +14,7 @@ extern "C" {
 #define MNIST_TEST_IMAGES "t10k-images-idx3-ubyte"
 #define MNIST_TEST_LABELS "t10k-labels-idx1-ubyte"
 #define MNIST_CLASSES 10
+#define MNIST_PIXELS 784 /* 28 x 28, in MNIST and Fashion-MNIST alike: what every model here reads */
 
 typedef struct {
     int count;       /* number of images */

@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "gpu_runtime.h"
 #include "harness.h"
+#include "linear_session.h"
 #include "timing.h"
 
 static session linear;

@@ -1,7 +1,7 @@
 /* The linear model's end of a training run: session_finish_model
  * (session/session.c) with the linear model's hooks. */
 #include "model.h"
-#include "session.h"
+#include "linear_session.h"
 
 static int evaluate(const void *model, const session *s, report_result *r)
 {

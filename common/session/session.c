@@ -8,7 +8,6 @@
 
 #include "difference.h"
 #include "errors.h"
-#include "model.h" /* MODEL_PIXELS: both models read 28 x 28 images */
 #include "timing.h"
 
 static void *checked_calloc(size_t count, size_t size, const char *what)
@@ -25,9 +24,9 @@ void session_begin(session *s, int argc, char **argv, const char *chapter, const
 
     char err[ERROR_TEXT_SIZE];
     if (mnist_load(s->opts.dataset_dir, &s->data, err, sizeof err) != 0) fatal(1, "%s", err);
-    if (s->data.train.pixels != MODEL_PIXELS)
+    if (s->data.train.pixels != MNIST_PIXELS)
         fatal(1, "%s: images are %dx%d, but the model expects %d pixels (28x28)",
-             s->opts.dataset_dir, s->data.train.rows, s->data.train.cols, MODEL_PIXELS);
+             s->opts.dataset_dir, s->data.train.rows, s->data.train.cols, MNIST_PIXELS);
     int available = s->data.train.count;
     if (s->opts.train_limit > available) {
         error_report("--train-limit %ld: more than the %d training images",

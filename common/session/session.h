@@ -4,7 +4,6 @@
  *   session_progress a line every 10 iterations (unless --quiet; none once the loss is NaN or inf)
  *   session_finish_model  divergence check, host evaluation, summary, output files, viewer:
  *                   the same steps for every model, which says how through a session_model
- *   session_finish  the linear model's (common/linear/linear_session.c)
  *   session_check_compare  --check: the run's first steps against the CPU reference's */
 #ifndef COMMON_SESSION_H
 #define COMMON_SESSION_H
@@ -60,10 +59,6 @@ typedef struct {
  * process exit status: 0, or 1 when training diverged or an output file
  * could not be written. */
 int session_finish_model(session *s, const session_model *m);
-
-/* session_finish_model for the linear model (defined with it, in
- * common/linear/linear_session.c): W after the iterations. */
-int session_finish(session *s, const float *final_weights);
 
 /* --check: one array of the model's parameters after the checked steps, as
  * the run left it and as the reference did. */

@@ -1,5 +1,5 @@
-/* The time model (model.h; the terms and their limits: README.md beside it). */
-#include "model.h"
+/* The time model (timemodel.h; the terms and their limits: README.md beside it). */
+#include "timemodel.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* timemodel: the time model (model.h) over a profiled run, one row per kernel
+/* timemodel: the time model (timemodel.h) over a profiled run, one row per kernel
  * and device, as TSV on standard output.
  *
  *   timemodel [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv
@@ -21,7 +21,7 @@
  * alone: another device gets its most waves per SIMD. --code-for names the
  * devices the code was compiled for (ptx_facts.awk's sm_90 code: h100,h200):
  * only they are modelled, each with the code's occupancy. */
-#include "model.h"
+#include "timemodel.h"
 
 #include <errno.h>
 #include <math.h>
@@ -109,7 +109,7 @@ static const char *cell(const Table *t, const char *name) {
 static double count(const Table *t, const char *name, double waves);
 
 /* A count a table may lack (one written before the trace counted it): NAN
- * then, which the model reads as unknown (model.h). */
+ * then, which the model reads as unknown (timemodel.h). */
 static double optional_count(const Table *t, const char *name, double waves) {
     return has_column(t, name) ? count(t, name, waves) : NAN;
 }

@@ -6,8 +6,8 @@
  * device's figures (devices.tsv, each with its public source) in; a table of
  * terms out, in milliseconds, with the one that binds. common/cpu/model/README.md
  * says what each term is and where it is wrong. */
-#ifndef MODEL_H
-#define MODEL_H
+#ifndef TIMEMODEL_H
+#define TIMEMODEL_H
 
 #include <stddef.h>
 
