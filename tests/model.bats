@@ -19,15 +19,17 @@ value() {
         $1 == kernel && $2 == device { print $col[name] }' "$1.model.tsv"
 }
 
-@test "isa_facts: a hand-written assembly gives the runs, instructions and waits worked out by hand" {
-    local dir=$BATS_TEST_TMPDIR
-    # The trace: line 12 ran 100 times per launch (wave-level), each lane loading 4 bytes.
+# unrolled_loop DIR [LINES]: the trace and hipcc's assembly of a kernel k whose line
+# 12 ran 100 times per launch (wave-level), each lane loading 4 bytes, compiled as a
+# loop unrolled twice (two 4-byte loads of line 12 per trip); LINES, if given, go into
+# the loop after its FMAs. The compiler's resources table is each test's own.
+unrolled_loop() {
+    local dir=$1 extra=${2:-}
     printf 'kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\n' >"$dir/sites.tsv"
     printf 'k\tsrc/k.hip:12\tx\tglobal\tload\t100\t6400\t25600\t400\t800\t0\t0\n' >>"$dir/sites.tsv"
     printf 'kernel\tline\twave_runs\nk\tsrc/k.hip:10\t1\nk\tsrc/k.hip:12\t100\n' >"$dir/lines.tsv"
-    printf -- '-\tk\t10\t10\t0\t0\t0\t0\t10\n' >"$dir/resources.tsv"
-    # hipcc's shape: the loop unrolled twice (two 4-byte loads of line 12 per trip).
-    cat >"$dir/k.s" <<'EOF'
+    {
+        cat <<'EOF'
 	.text
 	.file	1 "/src" "k.hip"
 k(float*):                              ; @k(float*)
@@ -43,6 +45,9 @@ k(float*):                              ; @k(float*)
 	s_waitcnt vmcnt(0)
 	v_fmac_f32_e32 v1, v2, v2
 	v_fmac_f32_e32 v1, v3, v3
+EOF
+        if [ -n "$extra" ]; then printf '%s\n' "$extra"; fi
+        cat <<'EOF'
 	s_cmp_eq_u32 s2, 0
 	s_cbranch_scc0 .LBB0_1
 ; %bb.2:
@@ -51,6 +56,13 @@ k(float*):                              ; @k(float*)
 	s_endpgm
 .Lfunc_end0:
 EOF
+    } >"$dir/k.s"
+}
+
+@test "isa_facts: a hand-written assembly gives the runs, instructions and waits worked out by hand" {
+    local dir=$BATS_TEST_TMPDIR
+    unrolled_loop "$dir"
+    printf -- '-\tk\t10\t10\t0\t0\t0\t0\t10\n' >"$dir/resources.tsv"
     run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k.s"
     echo "$output"
@@ -69,38 +81,10 @@ EOF
 
 @test "isa_facts: spills (buffer stores and loads) are scratch: counted apart, with their bytes and the compiler's scratch a lane" {
     local dir=$BATS_TEST_TMPDIR
-    printf 'kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\n' >"$dir/sites.tsv"
-    printf 'k\tsrc/k.hip:12\tx\tglobal\tload\t100\t6400\t25600\t400\t800\t0\t0\n' >>"$dir/sites.tsv"
-    printf 'kernel\tline\twave_runs\nk\tsrc/k.hip:10\t1\nk\tsrc/k.hip:12\t100\n' >"$dir/lines.tsv"
+    # The loop of the test above, spilling one dword and reloading two on every trip.
+    unrolled_loop "$dir" $'\tbuffer_store_dword v1, off, s[0:3], 0 offset:4 ; 4-byte Folded Spill\n\tbuffer_load_dwordx2 v[6:7], off, s[0:3], 0 offset:4 ; 8-byte Folded Reload'
     # ScratchSize (the sixth column): 12 bytes a lane.
     printf -- '-\tk\t64\t10\t0\t12\t3\t0\t4\n' >"$dir/resources.tsv"
-    # The loop of the test above, unrolled twice (50 trips), spilling one dword and reloading two.
-    cat >"$dir/k.s" <<'EOF'
-	.text
-	.file	1 "/src" "k.hip"
-k(float*):                              ; @k(float*)
-	.loc	1 10 0
-	s_load_dwordx2 s[0:1], s[4:5], 0x0
-	s_waitcnt lgkmcnt(0)
-	v_mov_b32_e32 v1, 0
-.LBB0_1:                                ; =>This Inner Loop Header: Depth=1
-	.loc	1 12 0
-	global_load_dword v2, v[4:5], off
-	global_load_dword v3, v[4:5], off offset:4
-	s_add_u32 s2, s2, 8
-	s_waitcnt vmcnt(0)
-	v_fmac_f32_e32 v1, v2, v2
-	v_fmac_f32_e32 v1, v3, v3
-	buffer_store_dword v1, off, s[0:3], 0 offset:4 ; 4-byte Folded Spill
-	buffer_load_dwordx2 v[6:7], off, s[0:3], 0 offset:4 ; 8-byte Folded Reload
-	s_cmp_eq_u32 s2, 0
-	s_cbranch_scc0 .LBB0_1
-; %bb.2:
-	.loc	1 14 0
-	global_store_dword v[4:5], v1, off
-	s_endpgm
-.Lfunc_end0:
-EOF
     run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v arch=gfx90a -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk -f common/cpu/model/isa_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/resources.tsv" "$dir/k.s"
     echo "$output"
