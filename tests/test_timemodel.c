@@ -210,10 +210,11 @@ static void rereads_the_l2_no_longer_holds(void **state) {
 
 /* Spills: each of the 8 waves moves 1,000 bytes a lane to and from scratch,
  * 512,000 bytes in all (64 lanes a wave), through L1 and L2: 2.56 us at the
- * L2's 200 GB/s, 1 us through two L1s of 256 bytes a clock. With 4 KiB of scratch a lane, the 8 resident waves (one a
- * SIMD) hold 8 x 64 x 4096 = 2 MiB of it, twice the 1 MiB L2: half the
- * spilled bytes go to DRAM, 256,000 bytes at 80 GB/s, 3.2 us, and DRAM
- * binds. With 1 KiB a lane (512 KiB) the L2 holds it all: DRAM is idle. */
+ * L2's 200 GB/s, 1 us through two L1s of 256 bytes a clock. With 4 KiB of
+ * scratch a lane, the 8 resident waves (one a SIMD) hold 8 x 64 x 4096 =
+ * 2 MiB of it, twice the 1 MiB L2: half the spilled bytes go to DRAM,
+ * 256,000 bytes at 80 GB/s, 3.2 us, and DRAM binds. With 1 KiB a lane
+ * (512 KiB) the L2 holds it all: DRAM is idle. */
 static void spills_beyond_the_l2_go_to_dram(void **state) {
     (void)state;
     ModelDevice d = toy();

@@ -18,8 +18,8 @@
 #                        error of at most 1.5x, and a Spearman rank correlation of
 #                        at least 0.8 in each new set whose published times differ
 #
-# published.tsv names each row's set (legacy: yes for the sets kept from before
-# issue 30), program, kernel and device. A program's rows are looked up by
+# published.tsv names each row's set (legacy: yes for the older sets, which
+# count toward nothing: README.md beside this file), program, kernel and device. A program's rows are looked up by
 # (program, kernel, device), and the model gets only the devices its rows name
 # (timemodel holds 8). programs.tsv says how a program is traced when not whole:
 # "slices N1 N2 N" runs it with the argument N1, then N2, and extends every
@@ -276,7 +276,7 @@ table=$(awk -F'\t' -v warp32_devices="$warp32" -v bar_out="$out/bar" '
         summary("Measured sets", "measured")
         summary("New sets", "new")
         summary("Legacy sets", "legacy")
-        # The bar (issue 30): the new sets alone.
+        # The bar: the new sets alone (README.md beside this file).
         share_ok = rows_in["new"] && within["new"] / rows_in["new"] >= 0.8
         gm_ok = rows_in["new"] && exp(abslog["new"] / rows_in["new"]) <= 1.5
         rank_ok = 1; low = ""
