@@ -52,9 +52,18 @@
 #ifndef BLOCKS_PER_CU
 #define BLOCKS_PER_CU 0
 #endif
-/* Unrolling of the forward's loop over a wave's words (24 or 25). */
+/* Unrolling of the forward's loop over a wave's words (24 or 25). On gfx9
+ * none: a word's 40 weights take 40 SGPRs of the 102, and unrolled, the
+ * compiler no longer loads them together (or spills SGPRs). None on the
+ * CPU executor either: the time model takes its trace as the rolled loop
+ * and divides by the compiled copies. Elsewhere 5 (the fastest on an H100,
+ * make tune). */
 #ifndef FWD_UNROLL
+#if defined(__gfx906__) || defined(__gfx908__) || defined(__gfx90a__) || defined(__HIPCPU__)
+#define FWD_UNROLL 1
+#else
 #define FWD_UNROLL 5
+#endif
 #endif
 /* Unrolling of the gradient's loop over a quarter's images. */
 #ifndef GRAD_UNROLL
@@ -77,6 +86,7 @@
  * (a stride of 196 words would put them in 8). The pad's first byte is 255:
  * the bias's feature (784), so the gradient reads it like a pixel. */
 #define ROW_WORDS (PIXEL_WORDS + 1)
+#define ROW_BYTES (4 * ROW_WORDS)
 /* The tile in global memory: TILE_IMAGES x 784 consecutive bytes, read as
  * 16-byte pieces, 49 per image, in rounds of 10 whole images (490 pieces,
  * threads t < 490): thread t's piece of round l is piece t % 49 of image
@@ -249,19 +259,36 @@ __device__ __forceinline__ void epilogue(const float (*part_sum)[MODEL_CLASSES][
     for (int c = 0; c < MODEL_CLASSES; c++) res[t][c] = r[c];
 }
 
+/* An image's pixels for owner u's gradient: three pairs, consecutive across
+ * the lanes, and the leftover byte. Read before any of the image's FMAs, so
+ * that the four LDS reads are in flight together (read where each is used,
+ * hipcc waits for each in turn). */
+typedef struct {
+    uint32_t pair[GRAD_PAIRS];
+    uint32_t rest;
+} owner_pixels;
+
+__device__ __forceinline__ owner_pixels read_owner_pixels(const uint8_t *row, int u, int rest_k)
+{
+    owner_pixels x;
+    const uint16_t *pairs = (const uint16_t *)row + u;
+#pragma unroll
+    for (int p = 0; p < GRAD_PAIRS; p++) x.pair[p] = pairs[GRAD_OWNERS * p];
+    x.rest = row[rest_k];
+    return x;
+}
+
 /* Gradient, one image: owner u's 62 sums. The 10 residuals are the same for
- * all lanes (broadcast LDS reads: 16, 16 and 8 bytes); the pixels are three
- * pairs per lane, consecutive across the lanes, and the leftover byte. */
-__device__ __forceinline__ void gradient_image(const uint8_t *row, const float *res_i, int u, int rest_c,
-                                               int rest_k, float (*g)[MODEL_CLASSES], float *g_rest)
+ * all lanes (broadcast LDS reads: 16, 16 and 8 bytes). */
+__device__ __forceinline__ void gradient_image(owner_pixels x_in, const float *res_i, int rest_c,
+                                               float (*g)[MODEL_CLASSES], float *g_rest)
 {
     float r[MODEL_CLASSES];
 #pragma unroll
     for (int c = 0; c < MODEL_CLASSES; c++) r[c] = res_i[c];
-    const uint16_t *pairs = (const uint16_t *)row + u;
 #pragma unroll
     for (int p = 0; p < GRAD_PAIRS; p++) {
-        uint32_t two = pairs[GRAD_OWNERS * p];
+        uint32_t two = x_in.pair[p];
 #pragma unroll
         for (int b = 0; b < 2; b++) {
             float x = (float)((two >> (8 * b)) & 0xffu); /* v_cvt_f32_ubyte0, 1 */
@@ -269,7 +296,7 @@ __device__ __forceinline__ void gradient_image(const uint8_t *row, const float *
             for (int c = 0; c < MODEL_CLASSES; c++) g[2 * p + b][c] += r[c] * x;
         }
     }
-    float x_rest = row[rest_k];
+    float x_rest = (float)x_in.rest;
     g_rest[0] += res_i[rest_c] * x_rest;
     g_rest[1] += res_i[rest_c + REST_CLASSES] * x_rest;
 }
@@ -419,7 +446,10 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
          * (one ds_read_b32, v_cvt_f32_ubyte0..3), each pixel 10 FMAs with
          * weights that are the same in every lane: a word's 40 weights are
          * consecutive in wt, three scalar loads (16 + 16 + 8 dwords) into
-         * SGPRs. This phase stays in the kernel: as a function, even
+         * SGPRs. Copied into w[] before the first FMA, all three go out
+         * together and one wait covers them (where each FMA reads its weight
+         * from wt, hipcc issues the third after the first wait: two waits a
+         * word). This phase stays in the kernel: as a function, even
          * __forceinline__, the compiler optimises its loop before inlining
          * it. */
         float acc[MODEL_CLASSES];
@@ -433,11 +463,14 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
             if (m < FWD_STEPS - 1 || part + FWD_PARTS * m < PIXEL_WORDS) {
                 uint32_t four = x_words[FWD_PARTS * m];
                 const float *w4 = w_words + FWD_PARTS * WORD_WEIGHTS * m;
+                float w[WORD_WEIGHTS];
+#pragma unroll
+                for (int j = 0; j < WORD_WEIGHTS; j++) w[j] = w4[j];
 #pragma unroll
                 for (int b = 0; b < 4; b++) {
                     float x = (float)((four >> (8 * b)) & 0xffu);
 #pragma unroll
-                    for (int c = 0; c < MODEL_CLASSES; c++) acc[c] += w4[b * MODEL_CLASSES + c] * x;
+                    for (int c = 0; c < MODEL_CLASSES; c++) acc[c] += w[b * MODEL_CLASSES + c] * x;
                 }
             }
         }
@@ -462,7 +495,7 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
         const uint8_t *rows = (const uint8_t *)pix;
         UNROLL(GRAD_UNROLL)
         for (int i = copy; i < TILE_IMAGES; i += GRAD_COPIES)
-            gradient_image(rows + i * ROW_WORDS * 4, res[i], u, rest_c, rest_k, g, g_rest);
+            gradient_image(read_owner_pixels(rows + i * ROW_BYTES, u, rest_k), res[i], rest_c, g, g_rest);
         /* Every wave is done with pix and res: the next tile may overwrite
          * them. (part_sum is next written after the next barrier.) */
         __syncthreads();

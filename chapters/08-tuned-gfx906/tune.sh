@@ -34,10 +34,11 @@ fi
 [ -z "$TUNE_LIMIT" ] || [[ "$TUNE_LIMIT" =~ ^[1-9][0-9]{0,8}$ ]] ||
     die_usage "TUNE_LIMIT must be a number of images, 1 or more (or empty: all), got '$TUNE_LIMIT'"
 
-# BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]. The first is the shipped
-# default. Blocks per CU: 1x the device's compute units (multiProcessorCount,
-# read at run time: 60 on gfx906, 132 SMs on an H100) and 2x, a second round
-# of blocks queued behind the first. TILE_IMAGES is left at the wave size (one
+# BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES]. The first two are the
+# shipped defaults: FWD_UNROLL 5 off gfx9, 1 on gfx9 (train.hip). Blocks per
+# CU: 1x the device's compute units (multiProcessorCount, read at run time:
+# 60 on gfx906, 132 SMs on an H100) and 2x, a second round of blocks queued
+# behind the first. TILE_IMAGES is left at the wave size (one
 # image per lane): smaller tiles make W differ within a wave, larger ones do
 # not fit the LDS.
 if [ -z "$TUNE_SETS" ]; then
