@@ -2,7 +2,7 @@
  * variable, the executor's and its tracer's, goes through
  * hipcpu_setting_value or hipcpu_setting_text (settings.cpp), so that a bad
  * value is refused in one form: "hipcpu: NAME must be WHAT, not 'VALUE'".
- * common/cpu/README.md's tables list the same names (test_executor.cpp
+ * common/cpu/README.md's tables list the same names (test_executor_aborts.cpp
  * checks). Not for kernel code. */
 #ifndef HIPCPU_SETTINGS_H
 #define HIPCPU_SETTINGS_H
