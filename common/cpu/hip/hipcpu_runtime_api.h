@@ -1,7 +1,11 @@
-/* The host's runtime API for the CPU platform, part of hip/hip_runtime.h
- * (which includes it): errors, devices and their properties, memory,
- * streams, events, __device__ symbols, occupancy, and the kernel launch.
- * common/cpu/runtime_api.cpp and scheduler.cpp define what is not inline. */
+/* The host's side of the HIP runtime for the CPU platform, part of
+ * hip/hip_runtime.h (which includes it): errors, devices and their
+ * properties, memory, streams, events, __device__ symbols, occupancy.
+ * Only host code calls what is here; what a launch runs on the fibers (the
+ * kernel dialect, the atomics, the launch's own templates) stays in
+ * hip_runtime.h, whose lines the trace build takes for the executor's and
+ * skips when it names a kernel's source line. common/cpu/runtime_api.cpp
+ * defines what is not inline. */
 #ifndef HIPCPU_RUNTIME_API_H
 #define HIPCPU_RUNTIME_API_H
 
@@ -251,66 +255,6 @@ template <typename T> inline hipError_t hipMalloc(T **ptr, size_t size) {
 template <typename T> inline hipError_t hipHostMalloc(T **ptr, size_t size, unsigned int flags = 0) {
     return hipHostMalloc(reinterpret_cast<void **>(ptr), size, flags);
 }
-
-/* ---- Kernel launch ---------------------------------------------------------- */
-
-#define HIPCPU_CAT2(a, b) a##b
-#define HIPCPU_CAT(a, b) HIPCPU_CAT2(a, b)
-#define hipcpu_launch HIPCPU_CAT(hipcpu_launch_wave, HIPCPU_WAVE_SIZE)
-
-/* Runs body(invoke) once per thread of the grid, synchronously. An invalid
- * configuration runs nothing and sets the last error. */
-extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 block,
-                                    size_t shared_bytes, hipStream_t stream,
-                                    void (*invoke)(void *), void *body);
-
-template <typename Body> void hipcpu_invoke(void *body) { (*static_cast<Body *>(body))(); }
-
-/* The arguments are evaluated once, as on a GPU, and kept by value; every
- * fiber then calls the kernel with them, so they convert to the parameter
- * types at that call (template kernels can deduce). One consequence: a
- * literal 0 or NULL has become an integer by then and does not convert to a
- * pointer parameter - pass nullptr. */
-template <typename Call, typename... Args>
-inline void hipcpu_launch_kernel(const char *kernel_name, Call call, dim3 grid, dim3 block,
-                                 size_t shared_bytes, hipStream_t stream, Args... args) {
-    auto body = [&]() { call(args...); };
-    hipcpu_launch(kernel_name, grid, block, shared_bytes, stream, &hipcpu_invoke<decltype(body)>, &body);
-}
-
-/* hipLaunchCooperativeKernel(kernel, grid, block, args, shared_bytes,
- * stream): an ordinary launch, each argument read through its pointer in
- * args as the kernel's parameter type. Grid-wide sync is not supported (the
- * front end names it): blocks run one at a time. */
-template <typename... Params, size_t... I>
-inline void hipcpu_launch_from_pointers(void (*kernel)(Params...), dim3 grid, dim3 block, void **args,
-                                        size_t shared_bytes, hipStream_t stream, std::index_sequence<I...>) {
-    hipcpu_launch_kernel("hipLaunchCooperativeKernel", [kernel](const auto &...a) { kernel(a...); }, grid, block,
-                         shared_bytes, stream, *static_cast<std::decay_t<Params> *>(args[I])...);
-}
-template <typename... Params>
-inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void **args,
-                                             unsigned int shared_bytes = 0, hipStream_t stream = 0) {
-    if (!kernel || (sizeof...(Params) && !args)) return hipErrorInvalidValue;
-    hipcpu_launch_from_pointers(kernel, grid, block, args, shared_bytes, stream,
-                                std::index_sequence_for<Params...>{});
-    return hipPeekAtLastError();
-}
-template <typename... Params>
-inline hipError_t hipLaunchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void **args,
-                                  size_t shared_bytes = 0, hipStream_t stream = 0) {
-    return hipLaunchCooperativeKernel(kernel, grid, block, args, unsigned(shared_bytes), stream);
-}
-
-/* hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...):
- * grid and block are dim3 or integers; shared_bytes sizes the dynamic
- * shared memory (HIP_DYNAMIC_SHARED); any stream behaves like the null stream. The launch has
- * completed when the statement ends. */
-#define hipLaunchKernelGGL(kernel, ...)                                                    \
-    hipcpu_launch_kernel(                                                                  \
-        #kernel, [&](const auto &...hipcpu_arg_) { kernel(hipcpu_arg_...); }, __VA_ARGS__)
-
-#define HIP_KERNEL_NAME(...) __VA_ARGS__
 
 /* A program of one's own names each buffer after what hipMalloc filled
  * (`hipMalloc(&d_x, n)`: "d_x"), for the trace build's tables and messages.
