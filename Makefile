@@ -138,7 +138,7 @@ $(BUILD)/chapters/%.o: $(GENERATED)/%.hip | $(PLATFORM_TOOLS)
 # The executor: one object per source (make -j compiles them side by side; a change rebuilds its
 # own), the tracer's sources in the trace build only, joined into one relocatable executor.o.
 # The link takes only the objects: a .dep left by an older build may name sources as prerequisites.
-EXECUTOR_SOURCES := common/cpu/hipcpu.cpp $(if $(TRACE),$(wildcard common/cpu/trace/trace*.cpp)) \
+EXECUTOR_SOURCES := $(wildcard common/cpu/*.cpp) $(if $(TRACE),$(wildcard common/cpu/trace/trace*.cpp)) \
   $(wildcard common/cpu/fiber_$(shell uname -m).S)
 $(BUILD)/executor.o: $(patsubst %.S,$(BUILD)/%.o,$(EXECUTOR_SOURCES:%.cpp=$(BUILD)/%.o))
 	ld -r $(filter %.o,$^) -o $@

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # test-lane: shared-build
 # The executor's counters on the chapters (make profile-N; the micro-kernels
-# with hand-worked answers are tests/test_trace.cpp). Small image counts: each
+# with hand-worked answers are tests/test_trace_*.cpp). Small image counts: each
 # profile takes a few seconds. `make test` builds the trace binaries.
 
 load helpers

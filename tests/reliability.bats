@@ -188,7 +188,7 @@ EOF
 
 @test "every GPU chapter on the executor: the same command gives bit-identical weights and CSV" {
     # Chapter 00's own case is in tests/chapter00.bats; the executor's random
-    # schedule with a fixed seed is checked in test_executor.cpp.
+    # schedule with a fixed seed is checked in test_executor_kernels.cpp.
     local out=$BATS_TEST_TMPDIR
     for nn in $(gpu_chapters); do
         binary=$(chapter_binary "$nn")

@@ -54,22 +54,31 @@ failures=() skips=() file_times=() test_times=()
 # not_built PROGRAM: one failed TAP test for a test program make did not build.
 not_built() {
     echo "1..1"
-    echo "not ok 1 $1 is not built (make test builds every tests/test_*.c first)"
+    echo "not ok 1 $1 is not built (make test builds every tests/test_*.c, tests/test_executor_*.cpp and tests/test_trace_*.cpp first)"
+}
+# run_built NAME PROGRAM: the program's TAP under NAME, or one failure if it is not built.
+run_built() {
+    if [ -x "$2" ]; then
+        run_tap "$1" "$2"
+    else
+        run_tap "$1" not_built "$2"
+    fi
 }
 for source in tests/test_*.c; do
     program=$TEST_BUILD/$(basename "$source" .c)
-    if [ -x "$program" ]; then
-        run_tap "$(basename "$program")" "$program"
-    else
-        run_tap "$(basename "$program")" not_built "$program"
-    fi
+    run_built "$(basename "$program")" "$program"
 done
-# The executor's tests at wave 64 and wave 32, and its trace build's micro-kernels.
+# The executor's tests at wave 64 and wave 32, and its trace build's micro-kernels at both.
 wave32_build=build/cpu-wave32${SANITIZE:+-san}
-run_tap test_executor "$CPU_BUILD/tests/test_executor"
-run_tap test_executor_wave32 "$wave32_build/tests/test_executor"
-for program in build/trace/tests/test_trace build/trace-wave32/tests/test_trace; do
-    run_tap "$program" "$program"
+for source in tests/test_executor_*.cpp; do
+    name=$(basename "$source" .cpp)
+    run_built "$name" "$CPU_BUILD/tests/$name"
+    run_built "${name}_wave32" "$wave32_build/tests/$name"
+done
+for source in tests/test_trace_*.cpp; do
+    for program in "build/trace/tests/$(basename "$source" .cpp)" "build/trace-wave32/tests/$(basename "$source" .cpp)"; do
+        run_built "$program" "$program"
+    done
 done
 # The bats files, TEST_JOBS at a time (default 2; 1: one after another). A
 # file whose header has a line "# test-lane: NAME" runs in lane NAME, one

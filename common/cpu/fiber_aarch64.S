@@ -1,4 +1,4 @@
-/* Fiber context switch for AArch64 (AAPCS64), used by hipcpu.cpp.
+/* Fiber context switch for AArch64 (AAPCS64), used by fibers.cpp.
  *
  * A suspended context is just a stack pointer: the callee-saved registers
  * x19-x28, the frame pointer x29, the link register x30 and the low halves
@@ -7,7 +7,7 @@
  * floating-point environment.
  *
  * Frame layout (offsets from the saved stack pointer), shared with
- * hipcpu.cpp's context_init:
+ * fibers.cpp's context_init:
  *    0 x19   8 x20  16 x21  24 x22  32 x23  40 x24  48 x25  56 x26
  *   64 x27  72 x28  80 x29  88 x30  96 d8 .. 152 d15  (160-175 padding)
  *
@@ -55,7 +55,7 @@ hipcpu_switch:
 
 /* First code a new fiber runs: hipcpu_switch "returns" here (through x30)
  * with x19 = the argument and x20 = the function, both placed in the initial
- * frame by hipcpu.cpp. The function never returns. */
+ * frame by fibers.cpp. The function never returns. */
     .globl  hipcpu_fiber_start
     .type   hipcpu_fiber_start, %function
     .p2align 4

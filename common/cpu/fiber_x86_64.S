@@ -1,4 +1,4 @@
-/* Fiber context switch for x86-64 (System V ABI), used by hipcpu.cpp.
+/* Fiber context switch for x86-64 (System V ABI), used by fibers.cpp.
  *
  * A suspended context is just a stack pointer: the callee-saved registers
  * (rbp, rbx, r12-r15) are pushed on the fiber's own stack, followed by the
@@ -39,7 +39,7 @@ hipcpu_switch:
 
 /* First code a new fiber runs: hipcpu_switch "returns" here with rbx = the
  * argument and r12 = the function, both placed on the new stack by
- * hipcpu.cpp. The stack pointer is 16-byte aligned, as a call requires. The
+ * fibers.cpp. The stack pointer is 16-byte aligned, as a call requires. The
  * function never returns. */
     .globl  hipcpu_fiber_start
     .type   hipcpu_fiber_start, @function

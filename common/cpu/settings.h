@@ -1,11 +1,13 @@
 /* The executor's environment settings, in one table. Every read of a HIPCPU_*
  * variable, the executor's and its tracer's, goes through
- * hipcpu_setting_value or hipcpu_setting_text (hipcpu.cpp), so that a bad
+ * hipcpu_setting_value or hipcpu_setting_text (settings.cpp), so that a bad
  * value is refused in one form: "hipcpu: NAME must be WHAT, not 'VALUE'".
- * common/cpu/README.md's tables list the same names (test_executor.cpp
+ * common/cpu/README.md's tables list the same names (test_executor_aborts.cpp
  * checks). Not for kernel code. */
 #ifndef HIPCPU_SETTINGS_H
 #define HIPCPU_SETTINGS_H
+
+#include "device_limits.h" /* HIPCPU_COMPUTE_UNITS's default */
 
 enum hipcpu_setting_kind {
     HIPCPU_NUMBER, /* a whole number from low to high, in strtoull's base (0 also takes 0x...) */
@@ -24,7 +26,8 @@ enum hipcpu_setting_kind {
       "the random schedule's seed; read at every launch")                                                       \
     X(HIPCPU_FAIL_ALLOC, HIPCPU_NUMBER, 10, 0, ~0ull, 0, "", "a number", false,                                 \
       "the N-th hipMalloc from the last change fails (0: none); read at every hipMalloc")                       \
-    X(HIPCPU_COMPUTE_UNITS, HIPCPU_NUMBER, 10, 1, 4096, 60, "", "a number from 1 to 4096", false,               \
+    X(HIPCPU_COMPUTE_UNITS, HIPCPU_NUMBER, 10, 1, 4096, hipcpu_limits::kComputeUnits, "",                       \
+      "a number from 1 to 4096", false,                                                                         \
       "the multiProcessorCount reported; read at every hipGetDeviceProperties")                                 \
     X(HIPCPU_STACK_KB, HIPCPU_NUMBER, 10, 16, 1024 * 1024, 0, "", "a number of KiB from 16 to 1048576", false, \
       "the fiber stack size in KiB (64, or 256 under ASan); read when the first stack is made")                 \

@@ -15,6 +15,7 @@
 
 #include <hip/hip_runtime.h>
 
+#include "../device_limits.h"
 #include "trace.h"
 
 #include <stdint.h>
@@ -28,9 +29,9 @@
 
 namespace hipcpu_trace {
 
-constexpr unsigned kWave = HIPCPU_WAVE_SIZE;
-constexpr unsigned kMaxThreads = 1024;
-constexpr unsigned kMaxWaves = kMaxThreads / kWave;
+using hipcpu_limits::kWave; /* the device's limits, the executor's too (../device_limits.h) */
+using hipcpu_limits::kMaxThreads;
+using hipcpu_limits::kMaxWaves;
 constexpr unsigned kMaxSites = 2048;  /* distinct call sites in one program */
 constexpr unsigned kMaxOpenGroups = 4096; /* per wave; the oldest is counted when full */
 constexpr unsigned kMergeLimit = 16;  /* bytes: the widest access a lane makes (dwordx4) */
