@@ -38,8 +38,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 build='' platform=cpu dataset=dataset iters=5 repeats=1 limit='' out_dir=build/compare format=png
 devices=$here/devices.tsv
 profiles='' trace_build='' kernel_times=''
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 SCRIPT_NAME=compare
 parse_options build platform dataset iters repeats limit out-dir format devices profiles trace-build kernel-times -- "$@"
 set -- ${REST[@]+"${REST[@]}"}

@@ -28,13 +28,13 @@
 #                    instead of printing the table; FILE is left as it was
 #                    when a marker is missing, repeated or out of order.
 #
-# Bash (plots/lib.sh's option parser) and awk. Never run by make compare, make plots or make test:
+# Bash (common/scripts/lib.sh's option parser) and awk. Never run by make compare, make plots or make test:
 # it rewrites a tracked file.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 data=plots/compare.tsv ideas=plots/chapter_ideas.tsv chapters=chapters readme='' model='' counters=''
 SCRIPT_NAME='readme-table'
 parse_options data ideas chapters readme model counters -- "$@"

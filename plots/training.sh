@@ -21,8 +21,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 build='' chapter='' platform=cpu dataset=dataset iters=300 lr=0.01 limit='' work=build/plots/work
 out_dir=build/plots format=png right=30 wrong=10
 SCRIPT_NAME=plots
