@@ -124,8 +124,8 @@ $(BUILD)/%.o: %.hip | $(PLATFORM_TOOLS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)
-$(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c common/*/*.c) common/cpu/model/model.c)
-	$(AR) rcs $@ $^
+$(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c common/*/*.c) common/cpu/model/timemodel.c) # made anew: an archive keeps members whose sources are gone
+	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/reference_step.o: chapters/00-cpu-reference/train.c # without its main, for --check
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -DCPU_REFERENCE_STEP_ONLY $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)
@@ -151,7 +151,7 @@ $(BUILD)/common/cpu/%.o: common/cpu/%.S
 
 # The time model's program (common/cpu/model/): host C, the same on every platform
 TIMEMODEL := build/tools/timemodel
-$(TIMEMODEL): common/cpu/model/timemodel.c common/cpu/model/model.c common/cpu/model/timemodel.h
+$(TIMEMODEL): common/cpu/model/timemodel_cli.c common/cpu/model/timemodel.c common/cpu/model/timemodel.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 

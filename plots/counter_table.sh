@@ -15,11 +15,11 @@
 #   --threshold PCT    bold a value that differs from the row above by more
 #                      than PCT percent of the larger of the two (default 10)
 #
-# Prints the table and its caption. Bash (plots/lib.sh's option parser) and awk.
+# Prints the table and its caption. Bash (common/scripts/lib.sh's option parser) and awk.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 
 counters=plots/compare-counters.tsv chapters=chapters threshold=10
 SCRIPT_NAME=counter-table

@@ -30,8 +30,8 @@
 # rewrites tracked files.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 check=0 limit=1024
 SCRIPT_NAME=readme-figures
 parse_options check! limit -- "$@"

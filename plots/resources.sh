@@ -11,8 +11,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 data=plots/resources.tsv out_dir=build/plots format=png remake=''
 SCRIPT_NAME=plots
 parse_options data out-dir format remake -- "$@"

@@ -21,8 +21,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 build='' chapter='' platform=cpu dataset=dataset iters=300 lr=0.01 limit='' work=build/plots/work
 out_dir=build/plots format=png right=30 wrong=10
 SCRIPT_NAME=plots
@@ -49,7 +49,7 @@ started=$(now_ms)
     die "$chapter failed (exit status $?): no pictures drawn"
 echo "plots: trained in $(clock $(($(now_ms) - started)))"
 
-IFS=$'\t' read -r _ run_platform device images run_iters _ _ _ _ test_accuracy _ date \
+IFS=$'\t' read -r _ run_platform device images run_iters _ _ _ _ test_accuracy _ date _ \
     < <(tail -n 1 "$bench")
 source_line="chapter $chapter ($device), platform $run_platform"
 source_line+=$'\n'"$run_iters iterations, learning rate $lr, $images training images, full batch; $date"

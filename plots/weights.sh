@@ -16,8 +16,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/../common/scripts/lib.sh"
 weights='' out='' format=png title='' columns=5 work=''
 SCRIPT_NAME=weights
 parse_options weights out format title columns work -- "$@"

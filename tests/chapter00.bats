@@ -55,7 +55,8 @@ load helpers
     run cat "$BATS_TEST_TMPDIR/b.tsv"
     echo "$output"
     [ "${#lines[@]}" -eq 3 ]
-    [[ "${lines[0]}" == "chapter	platform	device	images	iterations	median_ms	min_ms	max_ms	train_accuracy	test_accuracy	final_loss	date" ]]
+    [[ "${lines[0]}" == "chapter	platform	device	images	iterations	median_ms	min_ms	max_ms	train_accuracy	test_accuracy	final_loss	date	warmup_iterations	pixels_per_image	parameters" ]]
+    [[ "${lines[2]}" == *"	3	784	7850" ]] # 4 iterations, the first 3 warm-up; 28 x 28 pixels; 10 x 785 weights
     [[ "${lines[2]}" == "00-cpu-reference	cpu	"*"	200	4	"* ]]
 }
 

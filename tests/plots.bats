@@ -61,7 +61,7 @@ curve_rows() {
 }
 
 # The bench TSV header every trainer writes (common/host/report.c).
-BENCH_HEADER=$'chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\ttrain_accuracy\ttest_accuracy\tfinal_loss\tdate'
+BENCH_HEADER=$'chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\ttrain_accuracy\ttest_accuracy\tfinal_loss\tdate\twarmup_iterations\tpixels_per_image\tparameters'
 
 sample_compare_tsv() { # FILE: what plots/compare.sh writes, for four chapters
     {
@@ -126,7 +126,9 @@ sample_weights() {
 
 # fake_trainer DIR NAME MS...: a trainer stub that appends a bench row with
 # median MS (the Nth run takes the Nth value), min 0.9 MS and max 1.2 MS, on
-# the device $FAKE_DEVICE (default AMD Radeon Pro VII).
+# the device $FAKE_DEVICE (default AMD Radeon Pro VII), 10 iterations, the
+# first $FAKE_WARMUP (default 3) warm-up, $FAKE_PIXELS (default 784) pixels
+# an image and $FAKE_PARAMETERS (default 7850) parameters (set empty: none).
 fake_trainer() {
     local dir=$1 name=$2
     shift 2
@@ -140,7 +142,7 @@ n=\$(cat "\$0.runs" 2>/dev/null || echo 0)
 echo \$((n + 1)) >"\$0.runs"
 ms=\${times[\$n]}
 [ -s "\$bench" ] || echo '$BENCH_HEADER' >"\$bench"
-awk -v ms="\$ms" 'BEGIN { printf "%s\tamd\t%s\t60000\t10\t%g\t%g\t%g\t0.8\t0.81\t0.5\t2026-11-22\n", "$name", "${FAKE_DEVICE:-AMD Radeon Pro VII}", ms, 0.9 * ms, 1.2 * ms }' >>"\$bench"
+awk -v ms="\$ms" 'BEGIN { printf "%s\tamd\t%s\t60000\t10\t%g\t%g\t%g\t0.8\t0.81\t0.5\t2026-11-22\t${FAKE_WARMUP-3}\t${FAKE_PIXELS-784}\t${FAKE_PARAMETERS-7850}\n", "$name", "${FAKE_DEVICE:-AMD Radeon Pro VII}", ms, 0.9 * ms, 1.2 * ms }' >>"\$bench"
 EOF
     chmod +x "$dir/$name"
 }
@@ -152,6 +154,19 @@ EOF
     echo "$output"
     [ "$status" -eq 0 ]
     check_png "$BATS_TEST_TMPDIR/compare.png" 1100 650
+    # what it draws, from compare.tsv's rows: chapter 00's bar grey, the GPU
+    # chapters' blue, each to its median_ms; the whiskers from min_ms to max_ms;
+    # over each bar its median and speed-up; the two floors flat across
+    local table=$BATS_TEST_TMPDIR/compare.table tsv=$BATS_TEST_TMPDIR/compare.tsv
+    chart_table "$table" -e "data='$tsv'; floor_ms=0.144; floor_f32_ms=0.184" plots/compare.gp
+    [ "$(curve_rows "$table" 0 | awk '$7 == "i" { printf "%s %s,", $1, $2 }')" = "0 540," ]
+    [ "$(curve_rows "$table" 1 | awk '$7 == "i" { printf "%s %s,", $1, $2 }')" = "1 2.4,2 0.9,3 0.4," ]
+    [ "$(curve_rows "$table" 2 | awk '{ print $1, $2, $3, $4 }')" = \
+        "$(awk -F '\t' 'NR > 1 { print NR - 2, $7, $8, $9 }' "$tsv")" ]
+    [ "$(curve_rows "$table" 3 | cut -d '"' -f 2 | tr '\n' '|')" = \
+        '540 ms\n0.0044x vs 01|2.4 ms\nbaseline|0.9 ms\n2.67x vs 01|0.4 ms\n6.00x vs 01|' ]
+    [ "$(curve_rows "$table" 4 | awk '{ print $2 }' | sort -u)" = 0.144 ]
+    [ "$(curve_rows "$table" 5 | awk '{ print $2 }' | sort -u)" = 0.184 ]
 }
 
 @test "compare.gp: width and height are honoured; no floor without a device" {
@@ -168,6 +183,37 @@ EOF
     run gnuplot -e "data='$BATS_TEST_TMPDIR/compare.tsv'; out='$BATS_TEST_TMPDIR/floor.svg'; format='svg'; floor_ms=0.05" plots/compare.gp
     [ "$status" -eq 0 ]
     grep -q "floor, pixels read once as bytes: 0.05 ms" "$BATS_TEST_TMPDIR/floor.svg"
+    # without a floor its lines lie a hundredth of the axis's bottom (0.1 ms) down, out of sight and untitled
+    local table=$BATS_TEST_TMPDIR/none.table
+    chart_table "$table" -e "data='$BATS_TEST_TMPDIR/compare.tsv'" plots/compare.gp
+    [ "$(curve_points "$table" | cut -d " " -f 2-6)" = "4 4 4 100 100" ]
+    [ "$(curve_rows "$table" 4 | awk '{ print $2, $3 }' | sort -u)" = "0.001 o" ]
+    [ "$(curve_rows "$table" 5 | awk '{ print $2, $3 }' | sort -u)" = "0.001 o" ]
+    run grep -c 'Curve title: "floor' "$table"
+    [ "$output" = 0 ]
+}
+
+@test "compare-model.gp: a bar pair per chapter at its modelled ms, a floor tick on each, the binding term over it" {
+    local tsv=$BATS_TEST_TMPDIR/model.tsv table=$BATS_TEST_TMPDIR/model.table
+    {
+        printf 'chapter\tmodel_gfx906_ms\tmodel_h100_ms\tfloor_gfx906_ms\tfloor_h100_ms\tbound_gfx906\tbound_h100\timages\tslices\tdate\n'
+        printf '01-naive-gemm\t15.3\t8.96\t0.5\t0.2\tgradient: latency\tgradient: l2\t60000\tnone\t2026-11-25\n'
+        printf '03-shared-memory-tiles\t3.5\t2.97\t0.4\t0.1\tforward_scores: lds\tgradient: latency\t60000\tnone\t2026-11-25\n'
+    } >"$tsv"
+    run gnuplot -e "data='$tsv'; out='$BATS_TEST_TMPDIR/model.png'; title='model'" plots/compare-model.gp
+    echo "$output"
+    [ "$status" -eq 0 ]
+    check_png "$BATS_TEST_TMPDIR/model.png" 1200 700
+    chart_table "$table" -e "data='$tsv'" plots/compare-model.gp
+    [ "$(curve_points "$table")" = "2 2 2 2 2 2 " ]
+    # gfx906 left of each chapter's tick, the H100 right; each floor tick on its own bar
+    [ "$(curve_rows "$table" 0 | awk '{ printf "%s %s,", $1, $2 }')" = "-0.18 15.3,0.82 3.5," ]
+    [ "$(curve_rows "$table" 1 | awk '{ printf "%s %s,", $1, $2 }')" = "0.18 8.96,1.18 2.97," ]
+    [ "$(curve_rows "$table" 2 | awk '{ printf "%s %s,", $1, $2 }')" = "-0.18 0.5,0.82 0.4," ]
+    [ "$(curve_rows "$table" 3 | awk '{ printf "%s %s,", $1, $2 }')" = "0.18 0.2,1.18 0.1," ]
+    # the labels: the time, then the term of the slowest kernel (its name dropped)
+    [ "$(curve_rows "$table" 4 | cut -d '"' -f 2 | tr '\n' '|')" = '15.3\nlatency|3.5\nlds|' ]
+    [ "$(curve_rows "$table" 5 | cut -d '"' -f 2 | tr '\n' '|')" = '8.96\nl2|2.97\nlatency|' ]
 }
 
 @test "compare.gp: format=svg writes an SVG" {
@@ -197,7 +243,7 @@ EOF
 
 @test "accuracy.gp: a PNG with the test accuracy from the bench TSV, and one without it" {
     sample_csv "$BATS_TEST_TMPDIR/run.csv" 50
-    { echo "$BENCH_HEADER"; printf '00-cpu-reference\tcpu\thost CPU, plain C, one thread\t60000\t50\t540\t510\t570\t0.8\t0.8123\t0.5\t2026-11-22\n'; } \
+    { echo "$BENCH_HEADER"; printf '00-cpu-reference\tcpu\thost CPU, plain C, one thread\t60000\t50\t540\t510\t570\t0.8\t0.8123\t0.5\t2026-11-22\t3\t784\t7850\n'; } \
         >"$BATS_TEST_TMPDIR/run.tsv"
     run gnuplot -e "data='$BATS_TEST_TMPDIR/run.csv'; bench='$BATS_TEST_TMPDIR/run.tsv'; out='$BATS_TEST_TMPDIR/accuracy.png'" plots/accuracy.gp
     echo "$output"
@@ -418,6 +464,27 @@ EOF
     [[ "$svg" != *"floor on"* ]]
 }
 
+@test "compare.sh: the title's warm-up and the floor's model come from the trainers' bench rows" {
+    local svg
+    # twice the parameters: twice the FLOPs (3.77 GFLOP at 13.1 TFLOPS: 0.288 ms), the pixels' bytes the same
+    FAKE_WARMUP=5 FAKE_PARAMETERS=15700 fake_trainer "$BATS_TEST_TMPDIR/wide" 01-naive-gemm 2
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR/wide" --platform amd --format svg --out-dir "$BATS_TEST_TMPDIR/wide" 01-naive-gemm
+    echo "$output"
+    [ "$status" -eq 0 ]
+    svg=$(cat "$BATS_TEST_TMPDIR/wide/compare.svg")
+    [[ "$svg" == *"10 iterations (iterations 6-10 timed) x 1 run(s) per chapter"* ]]
+    [[ "$svg" == *"floor on Radeon Pro VII (13.1 TFLOPS, 1024 GB/s): 3.77 GFLOP, 47 MB of pixels: 0.288 ms"* ]]
+    # a run that times every iteration says no range; rows without the model's size draw no floor
+    FAKE_WARMUP=0 FAKE_PIXELS='' FAKE_PARAMETERS='' fake_trainer "$BATS_TEST_TMPDIR/bare" 01-naive-gemm 2
+    run plots/compare.sh --build "$BATS_TEST_TMPDIR/bare" --platform amd --format svg --out-dir "$BATS_TEST_TMPDIR/bare" 01-naive-gemm
+    echo "$output"
+    [ "$status" -eq 0 ]
+    svg=$(cat "$BATS_TEST_TMPDIR/bare/compare.svg")
+    [[ "$svg" == *"; 10 iterations x 1 run(s) per chapter"* ]]
+    [[ "$svg" == *"no floor line: the trainers' rows give no pixels_per_image and parameters"* ]]
+    [[ "$svg" != *"floor on"* ]]
+}
+
 @test "compare.sh: a failing chapter stops the comparison with its error; the old chart stays" {
     local fake=$BATS_TEST_TMPDIR/fake out=$BATS_TEST_TMPDIR/out
     fake_trainer "$fake" 01-naive-gemm 2
@@ -473,6 +540,10 @@ EOF
     # The model's progress line says what it traces at this limit, and promises no time
     [[ "$output" == *"compare: modelling 01-naive-gemm "*" (traced on 200 images)"* ]]
     [[ "$output" != *minute* ]]
+    # it ends on the model's table, the executor's before it, each under a line saying what it is
+    [[ "$output" == *$'\nThe CPU executor\'s own ms (compare.tsv): '*$'\nchapter '*$'\nThe time model\'s ms on gfx906 and the H100 (compare-model.tsv): '* ]]
+    [[ "${lines[-$chapters]}" == "chapter "*" model_gfx906_ms "*" bound_h100" ]]
+    [[ "${lines[-1]}" == "08-tuned-gfx906 "* ]]
     [ "$(wc -l <"$out/compare.tsv")" -eq $((chapters + 1)) ]
     [ "$(awk -F '\t' 'NR > 1 && ($4 != 200 || $5 != 1 || $6 != 1) { bad++ } END { print bad + 0 }' "$out/compare.tsv")" -eq 0 ]
     # Without a GPU the chart is the time model's, the executor's own times a second chart

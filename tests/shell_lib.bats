@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
-# common/scripts/lib.sh, the scripts' one way to report an error: die's
-# message and detail lines on stderr and its status 1, die_usage's status 2,
-# error's lines without an exit, ERROR_TAG, SCRIPT_NAME (its default, and not
-# taken from the environment); scripts run from another folder find it beside
-# themselves; and no script reports an error another way.
+# common/scripts/lib.sh, the scripts' one library: die's message and detail
+# lines on stderr and its status 1, die_usage's status 2, error's lines
+# without an exit, ERROR_TAG, SCRIPT_NAME (its default, and not taken from
+# the environment); the option parser and gnuplot strings; scripts run from
+# another folder find it beside themselves; no script reports an error
+# another way; and it is the one library, sourcing nothing, so no folder's
+# scripts source another's that source them back.
 
 setup() {
     cd "$BATS_TEST_DIRNAME/.." || return 1
@@ -125,4 +127,35 @@ thing: the next one is the script's again" ]
         grep -qE '^\. .*lib\.sh"?$' "$file" || { echo "$file calls die but sources no lib.sh"; missing=1; }
     done
     [ "$missing" -eq 0 ]
+}
+
+@test "shell lib: parse_options sets --NAME VALUE and flags, leaves the rest, names an unknown option" {
+    script g.sh 'SCRIPT_NAME=thing
+out_dir= verbose=
+parse_options out-dir verbose! -- --out-dir "a b" --verbose first -- second
+echo "[$out_dir] [$verbose] [${REST[*]}]"
+parse_options out-dir -- --colour red'
+    run_script g.sh
+    [ "$status" -eq 1 ]
+    [ "$output" = "[a b] [1] [first -- second]" ]
+    [ "$errors" = "thing: unknown option '--colour' (options: --out-dir)" ]
+}
+
+@test "shell lib: gp_string quotes a title for gnuplot, its new lines as \\n" {
+    script h.sh 'gp_string "line \"one\"
+line two"'
+    run_script h.sh
+    [ "$status" -eq 0 ]
+    [ "$output" = "\"line 'one'\\nline two\"" ]
+}
+
+@test "shell lib: the one library sources nothing; every script that sources a library sources it, none a library of its own" {
+    git rev-parse --is-inside-work-tree >/dev/null 2>&1 || skip "not a git checkout"
+    run grep -nE '^[[:space:]]*(\.|source) ' common/scripts/lib.sh
+    [ "$status" -eq 1 ]
+    [ "$(git ls-files '*lib.sh')" = common/scripts/lib.sh ]
+    # shellcheck disable=SC2046 # one path a line, none with spaces
+    run grep -nE '^[[:space:]]*(\.|source) .*lib\.sh' $(git ls-files '*.sh' '*.bash')
+    echo "$output"
+    [ "$(grep -vc '/scripts/lib\.sh"\?$' <<<"$output")" -eq 0 ]
 }

@@ -1,4 +1,4 @@
-/* Unit tests of the time model (common/cpu/model/model.c), each against a
+/* Unit tests of the time model (common/cpu/model/timemodel.c), each against a
  * figure worked out by hand in its comment. The device is a toy with round
  * figures, so the arithmetic can be followed: 1 GHz (1 cycle = 1 ns = 1e-6
  * ms), 2 CUs of 4 SIMDs, wave 64. Counts a test does not set are unknown

@@ -117,12 +117,16 @@ int report_write_weights(const char *path, const float *w, size_t count, char *e
     return report_commit_file(f, tmp, path, err, err_size);
 }
 
+/* The last three are the program's own facts, so that a reader of the row
+ * (make compare's title and floor) copies none: the iterations left out of
+ * the timing, the pixels of an image, the model's parameters. */
 #define BENCH_COLUMNS                                                                          \
     "chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\t"              \
-    "train_accuracy\ttest_accuracy\tfinal_loss\tdate\n"
+    "train_accuracy\ttest_accuracy\tfinal_loss\tdate\twarmup_iterations\tpixels_per_image\t"     \
+    "parameters\n"
 
 int report_append_bench(const char *path, const report_run *run, const report_result *r,
-                        char *err, size_t err_size)
+                        size_t parameters, char *err, size_t err_size)
 {
     char tmp[4096];
     FILE *f = report_open_temporary(path, tmp, sizeof tmp, err, err_size);
@@ -150,10 +154,10 @@ int report_append_bench(const char *path, const report_run *run, const report_re
     snprintf(device, sizeof device, "%s", run->device);
     for (char *p = device; *p; p++)
         if (*p == '\t' || *p == '\n') *p = ' ';
-    fprintf(f, "%s\t%s\t%s\t%d\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", run->chapter,
-            run->platform, device, run->train_images, run->iterations, r->time.median_ms,
-            r->time.min_ms, r->time.max_ms, r->train_accuracy, r->test_accuracy, r->final_loss,
-            date);
+    fprintf(f, "%s\t%s\t%s\t%d\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\t%d\t%d\t%zu\n",
+            run->chapter, run->platform, device, run->train_images, run->iterations,
+            r->time.median_ms, r->time.min_ms, r->time.max_ms, r->train_accuracy, r->test_accuracy,
+            r->final_loss, date, r->time.warmup, run->rows * run->cols, parameters);
     return report_commit_file(f, tmp, path, err, err_size);
 }
 

@@ -62,8 +62,10 @@ int report_write_csv(const char *path, const float *loss, const float *train_acc
                      int iterations, char *err, size_t err_size);
 int report_write_weights(const char *path, const float *w, size_t count, char *err,
                          size_t err_size);
+/* The bench row ends with what the run was: the iterations left out of its
+ * timing, the pixels of an image and `parameters`, the model's count. */
 int report_append_bench(const char *path, const report_run *run, const report_result *result,
-                        char *err, size_t err_size);
+                        size_t parameters, char *err, size_t err_size);
 int report_write_predictions(const char *path, const unsigned char *labels,
                              const unsigned char *predictions, const unsigned char *images,
                              int count, int pixels, char *err, size_t err_size);

@@ -30,8 +30,8 @@
 # A file is replaced whole (written beside it, then renamed) or left as it was.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=plots/lib.sh
-. "$here/plots/lib.sh"
+# shellcheck source=common/scripts/lib.sh
+. "$here/common/scripts/lib.sh"
 SCRIPT_NAME=gpu-import
 
 [ $# -ge 1 ] && [[ $1 != -* ]] || die "usage: common/scripts/gpu_import.sh DIR [--root ROOT] [--allow-executor]"

@@ -45,8 +45,8 @@
 #   log.txt      every step's command and output
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# shellcheck source=plots/lib.sh
-. plots/lib.sh
+# shellcheck source=common/scripts/lib.sh
+. common/scripts/lib.sh
 SCRIPT_NAME=gpu-report
 
 [ $# -ge 1 ] && [[ $1 != -* ]] || die "usage: common/scripts/gpu_report.sh OUT_DIR [options] (see its top)"

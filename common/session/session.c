@@ -111,7 +111,7 @@ int session_finish_model(session *s, const session_model *m)
     }
     /* A bench row's iterations are the model's steps, its ms per step. */
     if (s->opts.bench_path &&
-        report_append_bench(s->opts.bench_path, &s->run, &r, err, sizeof err) != 0) {
+        report_append_bench(s->opts.bench_path, &s->run, &r, m->count, err, sizeof err) != 0) {
         error_report("%s", err);
         status = 1;
     }

@@ -44,5 +44,5 @@ fi
 c++filt <"$out.ptxas" >"$out.ptxas.demangled"
 c++filt <"$out.sm_90.ptx" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \
     -v counters="$counters" \
-    -f "$here/trace_tables.awk" -f "$here/ptx_facts.awk" \
+    -f "$here/trace_tables.awk" -f "$here/ptx_loops.awk" -f "$here/ptx_facts.awk" \
     "$sites" "$lines" "$out.ptxas.demangled" -

@@ -1,457 +1,461 @@
-/* timemodel: the time model (timemodel.h) over a profiled run, one row per kernel
- * and device, as TSV on standard output.
- *
- *   timemodel [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv
- *             [LINES.tsv SITES.tsv SHARES.tsv]
- *
- * DEVICES.tsv: devices.tsv beside this file (device, figure, value, ...).
- * COUNTERS.tsv: the trace build's HIPCPU_PROFILE table. MIX.tsv and
- * WAITS.tsv: isa_facts.awk's. Every table is read by column name; a count
- * written "A+B" is A counted runs plus B runs per wave (multiplied by the
- * kernel's traced waves).
- *
- * With the three more tables, also the source view: LINES.tsv is
- * isa_facts.awk's per-line instruction table, SITES.tsv the trace's per-site
- * one (HIPCPU_PROFILE_SITES); SHARES.tsv gets one row per kernel, device and
- * source line: the line's share of the term that binds, and its counters.
- *
- * The occupancy is the mix table's waves_per_simd column (gfx906_waves_per_simd
- * in isa_facts.awk's tables). Without --code-for, every device of DEVICES.tsv
- * is modelled on the one compiled code (gfx906's), whose occupancy is gfx906's
- * alone: another device gets its most waves per SIMD. --code-for names the
- * devices the code was compiled for (ptx_facts.awk's sm_90 code: h100,h200):
- * only they are modelled, each with the code's occupancy. */
+/* The time model's library (timemodel.h; the terms and their limits: README.md beside it). */
 #include "timemodel.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 128
-#define MAX_KERNELS 64
-#define MAX_WAITS 4096
-#define MAX_LINES 512
+const double model_reuse_bytes[MODEL_REUSE_BUCKETS] = {262144.0, 1048576.0, 4194304.0, 16777216.0, 67108864.0,
+                                                       268435456.0};
+const char *const model_reuse_names[MODEL_REUSE_BUCKETS] = {"256k", "1m", "4m", "16m", "64m", "256m"};
 
-static const char *program = "timemodel";
+const char *const model_term_names[MODEL_TERM_COUNT] = {
+#define MODEL_TERM_NAME(name, what) #name,
+    MODEL_TERMS(MODEL_TERM_NAME)
+#undef MODEL_TERM_NAME
+};
 
-static void die(const char *file, const char *what) {
-    fprintf(stderr, "%s: %s: %s\n", program, file, what);
-    exit(1);
+void model_device_init(ModelDevice *device, const char *name) {
+    memset(device, 0, sizeof *device);
+    snprintf(device->name, sizeof device->name, "%s", name);
+#define MODEL_FIGURE_NAN(name) device->name = NAN;
+    MODEL_DEVICE_FIGURES(MODEL_FIGURE_NAN)
+#undef MODEL_FIGURE_NAN
 }
 
-typedef struct {
-    const char *path;
-    FILE *f;
-    char line[8192];
-    char *field[MAX_FIELDS];
-    char header[MAX_FIELDS][64];
-    int fields, header_fields;
-    long number;
-} Table;
-
-/* Splits the next line that is not a comment; 0 at the end. */
-static int next_row(Table *t) {
-    while (fgets(t->line, sizeof t->line, t->f)) {
-        t->number++;
-        if (t->line[0] == '#' || t->line[0] == '\n') continue;
-        t->line[strcspn(t->line, "\r\n")] = '\0';
-        t->fields = 0;
-        for (char *p = t->line;;) {
-            if (t->fields == MAX_FIELDS) die(t->path, "too many columns");
-            t->field[t->fields++] = p;
-            char *tab = strchr(p, '\t');
-            if (!tab) break;
-            *tab = '\0';
-            p = tab + 1;
-        }
-        return 1;
+int model_device_set(ModelDevice *device, const char *figure, double value) {
+#define MODEL_FIGURE_SET(name)                                                                     \
+    if (strcmp(figure, #name) == 0) {                                                              \
+        device->name = value;                                                                      \
+        return 1;                                                                                  \
     }
+    MODEL_DEVICE_FIGURES(MODEL_FIGURE_SET)
+#undef MODEL_FIGURE_SET
     return 0;
 }
 
-static void open_table(Table *t, const char *path) {
-    memset(t, 0, sizeof *t);
-    t->path = path;
-    t->f = fopen(path, "r");
-    if (!t->f) die(path, strerror(errno));
-    if (!next_row(t)) die(path, "empty: no header line");
-    for (int i = 0; i < t->fields; i++) snprintf(t->header[i], sizeof t->header[i], "%s", t->field[i]);
-    t->header_fields = t->fields;
-}
-
-static int column(const Table *t, const char *name) {
-    for (int i = 0; i < t->header_fields; i++)
-        if (strcmp(t->header[i], name) == 0) return i;
-    char what[160];
-    snprintf(what, sizeof what, "no column '%s' in its header line", name);
-    die(t->path, what);
-    return -1;
-}
-
-static int has_column(const Table *t, const char *name) {
-    for (int i = 0; i < t->header_fields; i++)
-        if (strcmp(t->header[i], name) == 0) return 1;
-    return 0;
-}
-
-static const char *cell(const Table *t, const char *name) {
-    const int i = column(t, name);
-    if (i >= t->fields) {
-        char what[160];
-        snprintf(what, sizeof what, "line %ld has no '%s' column", t->number, name);
-        die(t->path, what);
-    }
-    return t->field[i];
-}
-
-static double count(const Table *t, const char *name, double waves);
-
-/* A count a table may lack (one written before the trace counted it): NAN
- * then, which the model reads as unknown (timemodel.h). */
-static double optional_count(const Table *t, const char *name, double waves) {
-    return has_column(t, name) ? count(t, name, waves) : NAN;
-}
-
-/* A share from 0 to 1, or "-" (none measured): NAN. */
-static double optional_share(const Table *t, const char *name) {
-    if (!has_column(t, name) || strcmp(cell(t, name), "-") == 0) return NAN;
-    const double v = count(t, name, 0);
-    if (v > 1) {
-        char what[200];
-        snprintf(what, sizeof what, "line %ld: '%s' is not a share from 0 to 1 (column %s)", t->number, cell(t, name), name);
-        die(t->path, what);
-    }
-    return v;
-}
-
-/* A count, "A" or "A+B" (B per wave). */
-static double count(const Table *t, const char *name, double waves) {
-    const char *text = cell(t, name);
-    char *end;
-    errno = 0;
-    double a = strtod(text, &end), b = 0;
-    if (*end == '+') b = strtod(end + 1, &end);
-    if (end == text || *end != '\0' || errno || !isfinite(a) || !isfinite(b) || a < 0 || b < 0) {
-        char what[200];
-        snprintf(what, sizeof what, "line %ld: '%s' is not a count (column %s)", t->number, text, name);
-        die(t->path, what);
-    }
-    return a + b * waves;
-}
-
-typedef struct {
-    char name[256];
-    ModelCounters counters;
-    ModelCode code;
-    ModelWait waits[MAX_WAITS];
-    char wait_line[MAX_WAITS][96]; /* the load's line, file name:line */
-    size_t wait_count;
-    int has_code;
-    /* The source view's lines: "file name:line" keys, the path to show, counts. */
-    char line_key[MAX_LINES][96];
-    char line_path[MAX_LINES][256];
-    ModelLine lines[MAX_LINES];
-    double line_trips[MAX_LINES];
-    size_t line_count;
-} Kernel;
-
-static Kernel kernels[MAX_KERNELS];
-static int kernel_count;
-
-/* "dir/file.hip:30" -> "file.hip:30", the key both tables share. */
-static const char *line_key(const char *location) {
-    const char *slash = strrchr(location, '/');
-    return slash ? slash + 1 : location;
-}
-
-/* The index of a kernel's source line, added if new; -1 when the view is full. */
-static int line_index(Kernel *k, const char *location) {
-    const char *key = line_key(location);
-    for (size_t i = 0; i < k->line_count; i++)
-        if (strcmp(k->line_key[i], key) == 0) {
-            if (strchr(location, '/') && !strchr(k->line_path[i], '/'))
-                snprintf(k->line_path[i], sizeof k->line_path[i], "%s", location);
-            return (int)i;
-        }
-    if (k->line_count == MAX_LINES) return -1;
-    snprintf(k->line_key[k->line_count], sizeof k->line_key[0], "%s", key);
-    snprintf(k->line_path[k->line_count], sizeof k->line_path[0], "%s", location);
-    memset(&k->lines[k->line_count], 0, sizeof k->lines[0]);
-    k->line_trips[k->line_count] = 0;
-    return (int)k->line_count++;
-}
-
-/* A kernel name without spaces and without the suffixes of integer literals:
- * the compiler names a template kernel "reduce<128u>", the launch "reduce<128>". */
-static void plain_name(const char *name, char *out, size_t size) {
-    size_t n = 0;
-    for (const char *p = name; *p && n + 1 < size; p++) {
-        if (*p == ' ') continue;
-        if (strchr("uUlL", *p) && p > name && p[-1] >= '0' && p[-1] <= '9') continue;
-        out[n++] = *p;
-    }
-    out[n] = '\0';
-}
-
-static Kernel *find_kernel(const char *name) {
-    for (int i = 0; i < kernel_count; i++)
-        if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
-    char wanted[256], have[256];
-    plain_name(name, wanted, sizeof wanted);
-    for (int i = 0; i < kernel_count; i++) {
-        plain_name(kernels[i].name, have, sizeof have);
-        if (strcmp(have, wanted) == 0) return &kernels[i];
-    }
+const char *model_device_missing(const ModelDevice *device) {
+#define MODEL_FIGURE_MISSING(name)                                                                 \
+    if (isnan(device->name)) return #name;
+    MODEL_DEVICE_FIGURES(MODEL_FIGURE_MISSING)
+#undef MODEL_FIGURE_MISSING
     return NULL;
 }
 
-/* Whether name is one of the comma-separated list's. */
-static int listed(const char *list, const char *name) {
-    const size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        const char *end = strchr(p, ',');
-        const size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && strncmp(p, name, n) == 0) return 1;
-        if (!end) break;
-        p = end + 1;
-    }
-    return 0;
+static double max2(double a, double b) { return a > b ? a : b; }
+
+/* How much busier the busiest of `units` is than the average, when `items`
+ * (blocks, waves) are dealt to them whole: 123 waves on 240 SIMDs leave the
+ * busiest with 1, not 0.51. */
+static double imbalance(double items, double units) {
+    if (items <= 0 || units <= 0) return 1;
+    return ceil(items / units) / (items / units);
 }
 
-int main(int argc, char **argv) {
-    const char *code_for = NULL; /* the devices the compiled code is for; NULL: gfx906's code for all */
-    if (argc > 2 && strcmp(argv[1], "--code-for") == 0) {
-        code_for = argv[2];
-        argv += 2;
-        argc -= 2;
-    }
-    if ((argc != 5 && argc != 8) || (code_for && !*code_for)) {
-        fprintf(stderr, "usage: %s [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv "
-                        "[LINES.tsv SITES.tsv SHARES.tsv]\n", program);
-        return 2;
-    }
-    const int view = argc == 8;
-    /* Devices, in the order the table gives them. */
-    ModelDevice devices[8];
-    int device_count = 0;
-    Table t;
-    open_table(&t, argv[1]);
-    while (next_row(&t)) {
-        const char *name = cell(&t, "device"), *figure = cell(&t, "figure"), *text = cell(&t, "value");
-        if (code_for && !listed(code_for, name)) continue; /* another compiled code's device */
-        int d = 0;
-        while (d < device_count && strcmp(devices[d].name, name) != 0) d++;
-        if (d == device_count) {
-            if (device_count == 8) die(argv[1], "more than 8 devices");
-            model_device_init(&devices[device_count++], name);
-        }
-        char *end;
-        const double value = strtod(text, &end);
-        if (end == text || *end || !isfinite(value)) {
-            char what[200];
-            snprintf(what, sizeof what, "line %ld: figure %s of %s is '%s', not a number", t.number, figure, name, text);
-            die(argv[1], what);
-        }
-        model_device_set(&devices[d], figure, value); /* figures the model does not use are kept for readers */
-    }
-    fclose(t.f);
-    if (code_for)
-        for (const char *p = code_for; *p;) {
-            const char *end = strchr(p, ',');
-            const size_t len = end ? (size_t)(end - p) : strlen(p);
-            int found = 0;
-            for (int d = 0; d < device_count; d++)
-                if (strlen(devices[d].name) == len && strncmp(devices[d].name, p, len) == 0) found = 1;
-            if (!found) {
-                char what[200];
-                snprintf(what, sizeof what, "no device '%.*s' (--code-for %.100s)", (int)(len < 64 ? len : 64), p, code_for);
-                die(argv[1], what);
-            }
-            if (!end) break;
-            p = end + 1;
-        }
-    for (int d = 0; d < device_count; d++)
-        if (model_device_missing(&devices[d])) {
-            char what[400];
-            snprintf(what, sizeof what, "device %.32s has no figure '%.64s'", devices[d].name, model_device_missing(&devices[d]));
-            die(argv[1], what);
-        }
+static const char *plural(double n) { return fabs(n - 1) < 1e-9 ? "" : "s"; }
 
-    open_table(&t, argv[2]);
-    while (next_row(&t)) {
-        if (kernel_count == MAX_KERNELS) die(argv[2], "more than 64 kernels");
-        Kernel *k = &kernels[kernel_count++];
-        snprintf(k->name, sizeof k->name, "%s", cell(&t, "kernel"));
-        ModelCounters *c = &k->counters;
-        c->launches = count(&t, "launches", 0);
-        c->blocks = count(&t, "blocks", 0);
-        c->threads = count(&t, "threads", 0);
-        c->traced_waves = count(&t, "waves", 0);
-        c->load_requests = count(&t, "global_load_requests", 0);
-        c->load_segments = count(&t, "global_load_segments", 0);
-        c->load_sectors = count(&t, "global_load_sectors", 0);
-        c->load_phase_segments = count(&t, "global_load_phase_segments", 0);
-        c->load_phase_sectors = count(&t, "global_load_phase_sectors", 0);
-        c->store_segments = count(&t, "global_store_segments", 0);
-        c->store_sectors = count(&t, "global_store_sectors", 0);
-        c->unique_bytes = count(&t, "unique_bytes", 0);
-        c->lds_bank_cycles = count(&t, "lds_bank_cycles", 0);
-        c->barriers = count(&t, "barriers", 0);
-        c->atomics_max_one_address = count(&t, "atomics_max_one_address", 0);
-        c->dram_load_requests = optional_count(&t, "global_load_dram_requests", 0);
-        c->uniform_blocks = optional_count(&t, "uniform_blocks", 0);
-        c->uniform_block_segments = optional_count(&t, "uniform_block_segments", 0);
-        c->uniform_launch_segments = optional_count(&t, "uniform_launch_segments", 0);
-        for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) {
-            char name[64];
-            snprintf(name, sizeof name, "load_segments_beyond_%s", model_reuse_names[b]);
-            c->segments_beyond[b] = optional_count(&t, name, 0);
+/* Of counts of re-reads beyond each of model_reuse_bytes, those beyond
+ * `capacity`: between two distances, in a straight line in log2 of the
+ * distance; below the first, the first's; above the last, the last's. NAN
+ * if the counts are unknown. */
+static double beyond_capacity(const double *beyond, double capacity) {
+    if (isnan(beyond[0])) return NAN;
+    if (capacity <= model_reuse_bytes[0]) return beyond[0];
+    for (int i = 0; i + 1 < MODEL_REUSE_BUCKETS; i++)
+        if (capacity <= model_reuse_bytes[i + 1]) {
+            const double f = log2(capacity / model_reuse_bytes[i]) / log2(model_reuse_bytes[i + 1] / model_reuse_bytes[i]);
+            return beyond[i] + f * (beyond[i + 1] - beyond[i]);
         }
-    }
-    fclose(t.f);
+    return beyond[MODEL_REUSE_BUCKETS - 1];
+}
 
-    open_table(&t, argv[3]);
-    /* The occupancy's column: waves_per_simd, or isa_facts.awk's gfx906_waves_per_simd. */
-    const char *occupancy_column = has_column(&t, "waves_per_simd") ? "waves_per_simd" : "gfx906_waves_per_simd";
-    while (next_row(&t)) {
-        Kernel *k = find_kernel(cell(&t, "kernel"));
-        if (!k) continue; /* compiled but not launched in this run */
-        const double w = k->counters.traced_waves;
-        ModelCode *code = &k->code;
-        code->valu = count(&t, "valu", w);
-        code->salu = count(&t, "salu", w);
-        code->smem = count(&t, "smem", w);
-        code->vmem_loads = count(&t, "vmem_load", w);
-        const double scratch_requests = optional_count(&t, "vmem_scratch", w);
-        code->vmem = code->vmem_loads + count(&t, "vmem_store", w) + count(&t, "vmem_atomic", w) +
-                     (isnan(scratch_requests) ? 0 : scratch_requests);
-        const double scratch_bytes = optional_count(&t, "scratch_bytes", w);
-        code->scratch_bytes = isnan(scratch_bytes) ? 0 : scratch_bytes;
-        const double scratch_lane_bytes = optional_count(&t, "scratch_lane_bytes", 0);
-        code->scratch_lane_bytes = isnan(scratch_lane_bytes) ? 0 : scratch_lane_bytes;
-        code->lds = count(&t, "lds", w);
-        code->branch = count(&t, "branch", w);
-        code->instructions = count(&t, "instructions", w);
-        code->critical_instructions = optional_count(&t, "critical_instructions", w);
-        code->flops_per_lane = count(&t, "flops_per_lane", w);
-        code->cas_loop = count(&t, "cas_loops", 0) > 0;
-        code->waves_per_simd = count(&t, occupancy_column, 0); /* from the compiler of the code */
-        k->has_code = 1;
+/* The cycles of a wait's data: a global load's are L2's, or DRAM's for the
+ * share of its requests that reach DRAM (first touch, or a convoy behind
+ * one: the trace's dram_requests); a scalar load's, the scalar cache's, or
+ * L2's for the share its working set does not fit; an LDS read's, the LDS's.
+ * Latencies in nanoseconds become cycles at the device's own clock. */
+static double wait_latency(const ModelDevice *d, const ModelWait *w, const ModelResult *r) {
+    const double l2 = d->l2_latency_ns * d->clock_ghz, dram = d->dram_latency_ns * d->clock_ghz;
+    if (w->counter == MODEL_WAIT_MEMORY) {
+        double share = r->dram_share;
+        if (!isnan(w->dram_share)) {
+            const double reread = beyond_capacity(w->beyond_share, d->l2_bytes);
+            share = fmin(1, w->dram_share + (isnan(reread) ? 0 : reread));
+        }
+        return l2 + share * (dram - l2);
     }
-    fclose(t.f);
+    if (w->counter == MODEL_WAIT_LDS) return d->lds_latency_cycles;
+    return d->scalar_latency_cycles + r->scalar_miss * (l2 - d->scalar_latency_cycles);
+}
 
-    open_table(&t, argv[4]);
-    while (next_row(&t)) {
-        Kernel *k = find_kernel(cell(&t, "kernel"));
-        if (!k) continue;
-        if (k->wait_count == MAX_WAITS) die(argv[4], "more than 4096 waits in one kernel");
-        ModelWait *wait = &k->waits[k->wait_count++];
-        const char *counter = cell(&t, "counter");
-        wait->counter = strcmp(counter, "vm") == 0 ? MODEL_WAIT_MEMORY
-                        : strcmp(counter, "lds") == 0 ? MODEL_WAIT_LDS : MODEL_WAIT_SCALAR;
-        const char *runs = cell(&t, "runs");
-        wait->runs = strcmp(runs, "per_wave") == 0 ? k->counters.traced_waves : count(&t, "runs", 0);
-        wait->distance = count(&t, "distance", 0);
-        wait->critical_runs = optional_count(&t, "critical_runs", 0);
-        wait->dram_share = optional_share(&t, "dram_share");
-        for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) {
-            char name[64];
-            snprintf(name, sizeof name, "beyond_%s_share", model_reuse_names[b]);
-            wait->beyond_share[b] = optional_share(&t, name);
-        }
-        wait->line = -1;
-        snprintf(k->wait_line[k->wait_count - 1], sizeof k->wait_line[0], "%s",
-                 view ? cell(&t, "line") : "");
-    }
-    fclose(t.f);
+/* The cycles a wait leaves a wave waiting: its latency less what the
+ * instructions since its load covered. */
+static double exposed(const ModelDevice *d, const ModelWait *w, const ModelResult *r) {
+    return max2(0, wait_latency(d, w, r) - w->distance * d->valu_issue_cycles);
+}
 
-    if (view) {
-        /* The compiled code's instructions, per line. */
-        open_table(&t, argv[5]);
-        while (next_row(&t)) {
-            Kernel *k = find_kernel(cell(&t, "kernel"));
-            if (!k) continue;
-            const int i = line_index(k, cell(&t, "line"));
-            if (i < 0) continue;
-            const double w = k->counters.traced_waves;
-            ModelLine *l = &k->lines[i];
-            l->valu += count(&t, "valu", w);
-            l->salu += count(&t, "salu", w);
-            l->smem += count(&t, "smem", w);
-            l->vmem += count(&t, "vmem", w);
-            l->lds += count(&t, "lds", w);
-            l->branch += count(&t, "branch", w);
-            l->instructions += count(&t, "instructions", w);
-        }
-        fclose(t.f);
-        /* The trace's sites, per line: segments (sectors on NVIDIA), bank cycles, atomics. */
-        open_table(&t, argv[6]);
-        while (next_row(&t)) {
-            Kernel *k = find_kernel(cell(&t, "kernel"));
-            if (!k) continue;
-            const int i = line_index(k, cell(&t, "site"));
-            if (i < 0) continue;
-            ModelLine *l = &k->lines[i];
-            if (strcmp(cell(&t, "space"), "global") == 0) l->segments += count(&t, "segments", 0);
-            l->lds_bank_cycles += count(&t, "bank_cycles", 0);
-            l->atomics += count(&t, "atomics", 0);
-        }
-        fclose(t.f);
-        for (int n = 0; n < kernel_count; n++) {
-            Kernel *k = &kernels[n];
-            for (size_t j = 0; j < k->wait_count; j++) {
-                if (!k->wait_line[j][0]) continue;
-                k->waits[j].line = line_index(k, k->wait_line[j]);
-                if (k->waits[j].line >= 0 && k->waits[j].counter == MODEL_WAIT_MEMORY)
-                    k->line_trips[k->waits[j].line] += k->waits[j].runs;
-            }
-        }
-    }
-    FILE *shares = NULL;
-    if (view) {
-        shares = fopen(argv[7], "w");
-        if (!shares) die(argv[7], strerror(errno));
-        fprintf(shares, "kernel\tdevice\tline\tshare\tbinding\tsegments\tlds_bank_cycles\tatomics\t"
-                        "instructions_per_wave\tround_trips_per_wave\ttraced_waves\n");
-    }
+/* The share of a working set that a cache of `capacity` bytes cannot hold:
+ * what lies beyond the capacity misses (0 when it fits). */
+static double beyond(double working_set, double capacity) {
+    return working_set > capacity && working_set > 0 ? 1 - capacity / working_set : 0;
+}
 
-    printf("kernel\tdevice\tmodel_ms\tfloor_ms\tbinding\tlaunch_ms");
-    for (int i = 0; i < MODEL_TERM_COUNT; i++) printf("\t%s_ms", model_term_names[i]);
-    printf("\tflops\twaves\toccupancy\tfill\tresident_waves_per_simd\tround_trips_per_wave\tpath_cycles_per_wave\twhy\n");
-    for (int i = 0; i < kernel_count; i++) {
-        Kernel *k = &kernels[i];
-        if (!k->has_code) { /* not modelled, said, and the others still are */
-            fprintf(stderr, "%s: %s: no compiled-code facts for kernel '%s': it is not modelled\n", program, argv[3],
-                    k->name);
-            continue;
-        }
-        for (int d = 0; d < device_count; d++) {
-            ModelResult r;
-            ModelCode code = k->code;
-            /* Without --code-for the occupancy is the gfx906 compiler's; on another
-             * device the model assumes its most waves per SIMD (README: Limits). */
-            if (!code_for && strcmp(devices[d].name, "gfx906") != 0) code.waves_per_simd = 0;
-            model_kernel(&devices[d], &k->counters, &code, k->waits, k->wait_count, &r);
-            if (shares) {
-                double share[MAX_LINES];
-                model_line_shares(&devices[d], &k->counters, &code, k->waits, k->wait_count, &r, k->lines,
-                                  k->line_count, share);
-                const double per_wave = k->counters.traced_waves > 0 ? 1 / k->counters.traced_waves : 0;
-                for (size_t i = 0; i < k->line_count; i++)
-                    fprintf(shares, "%s\t%s\t%s\t%.4f\t%s\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\n", k->name, devices[d].name,
-                            k->line_path[i], share[i], r.launch_bound ? "launch" : model_term_names[r.binding],
-                            k->lines[i].segments, k->lines[i].lds_bank_cycles, k->lines[i].atomics,
-                            k->lines[i].instructions * per_wave, k->line_trips[i] * per_wave, k->counters.traced_waves);
-            }
-            printf("%s\t%s\t%.6f\t%.6f\t%s\t%.6f", k->name, devices[d].name, r.model_ms, r.floor_ms,
-                   r.launch_bound ? "launch" : model_term_names[r.binding], r.launch_ms);
-            for (int term = 0; term < MODEL_TERM_COUNT; term++) printf("\t%.6f", r.term_ms[term]);
-            printf("\t%.0f\t%.0f\t%.0f\t%.4f\t%.2f\t%.1f\t%.0f\t%s\n", r.flops, r.waves, r.occupancy, r.fill, r.resident,
-                   r.round_trips_per_wave, r.path_cycles_per_wave, r.why);
-        }
+static int is_bandwidth_term(int t) {
+    return t == MODEL_TERM_dram || t == MODEL_TERM_l2 || t == MODEL_TERM_l1 || t == MODEL_TERM_lds;
+}
+
+/* What model_kernel's steps hand on to each other: the launch's shape on
+ * the device, the bytes through each cache level, the critical path. */
+typedef struct {
+    double ms_per_cycle, launches, simds;
+    double waves_per_block, per_wave, waves_per_launch, blocks_per_launch;
+    double simd_waves; /* waves on the busiest SIMD, per launch */
+    double cu_factor;  /* the busiest CU's blocks over the average CU's */
+    double batches;    /* rounds of resident blocks on the busiest CU, over all launches */
+    double segment_bytes;
+    int sectors; /* the device's memory unit is a 32-byte sector (NVIDIA), not a 64-byte segment */
+    double l1_bytes, l2_bytes;
+    double trips, path, memory_exposed_per_wave;
+    double hot_atomics; /* atomics on the busiest address, over all launches */
+    int cas;            /* they are compare-and-swap loops */
+} KernelShape;
+
+/* The device's waves, and where they go: blocks to CUs, waves to SIMDs,
+ * how many at a time. */
+static void place_blocks(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, KernelShape *s,
+                         ModelResult *out) {
+    const double hz = d->clock_ghz * 1e9;
+    s->ms_per_cycle = 1e3 / hz;
+    s->launches = c->launches > 0 ? c->launches : 1;
+    s->simds = d->compute_units * d->simds_per_cu;
+
+    /* The device's waves: each block rounded up to whole waves of its size.
+     * The compiled code's counts are per wave, whatever its width. */
+    const double threads_per_block = c->blocks > 0 ? c->threads / c->blocks : 0;
+    s->waves_per_block = ceil(threads_per_block / d->wave_size);
+    out->waves = c->blocks * s->waves_per_block;
+    s->per_wave = c->traced_waves > 0 ? 1 / c->traced_waves : 0;
+    s->waves_per_launch = out->waves / s->launches;
+    s->blocks_per_launch = c->blocks / s->launches;
+    /* Placement: blocks are dealt whole to the CUs, and a block's waves to
+     * the SIMDs of its CU (a workgroup runs on one CU: GCN whitepaper; CUDA
+     * guide, thread hierarchy). 25 blocks of 5 waves on 60 CUs leave the
+     * busiest SIMD 2 waves, not the 0.52 of 125 waves over 240 SIMDs. */
+    out->busiest_cu_blocks = s->blocks_per_launch > 0 ? ceil(s->blocks_per_launch / d->compute_units) : 0;
+    s->simd_waves = ceil(out->busiest_cu_blocks * s->waves_per_block / d->simds_per_cu); /* per launch */
+    s->cu_factor = imbalance(s->blocks_per_launch, d->compute_units);
+    const double occupancy = code->waves_per_simd > 0 ? fmin(code->waves_per_simd, d->max_waves_per_simd)
+                                                      : d->max_waves_per_simd;
+    out->occupancy = occupancy;
+    out->fill = s->waves_per_launch / (s->simds * occupancy);
+    /* Blocks at a time on a CU: as many as its wave slots hold, and no more
+     * than the device's limit, which on GCN binds only blocks of more than
+     * one wave (they take a barrier resource each). */
+    const double block_limit = s->waves_per_block > 1 ? d->max_blocks_per_cu : d->max_one_wave_blocks_per_cu;
+    out->resident_blocks = s->waves_per_block > 0
+                               ? fmax(1, fmin(block_limit, floor(occupancy * d->simds_per_cu / s->waves_per_block)))
+                               : 1;
+    out->resident_blocks = fmax(1, fmin(out->resident_blocks, out->busiest_cu_blocks));
+    out->resident = fmin(s->simd_waves, ceil(out->resident_blocks * s->waves_per_block / d->simds_per_cu));
+    s->batches = out->busiest_cu_blocks > 0 ? s->launches * ceil(out->busiest_cu_blocks / out->resident_blocks) : 0;
+}
+
+/* Memory, through each level: DRAM, L2, L1 and LDS. */
+static void memory_terms(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, KernelShape *s,
+                         ModelResult *out) {
+    s->segment_bytes = d->segment_bytes;
+    s->sectors = s->segment_bytes < 64;
+    const double phase_units = s->sectors ? c->load_phase_sectors : c->load_phase_segments;
+    const double store_units = s->sectors ? c->store_sectors : c->store_segments;
+    /* The trace counts the source's loads; the compiler may vectorise them
+     * (4 floats of a lane in one dwordx4): each of its requests touches the
+     * segments of the scalar ones it replaced, so fewer requests, fewer
+     * segment visits, the same distinct segments. */
+    const double vectorised = c->load_requests > 0 && code->vmem_loads > 0 ? fmin(1, code->vmem_loads / c->load_requests) : 1;
+    const double visits = (s->sectors ? c->load_sectors : c->load_segments) * vectorised;
+    /* L1 keeps what a block re-reads between two barriers only while the
+     * resident blocks' lines fit: a block-phase's distinct bytes times the
+     * blocks on a CU at a time, against the L1's bytes. */
+    const double phases = c->blocks + c->barriers;
+    const double live_bytes = phases > 0 ? phase_units * s->segment_bytes / phases * out->resident_blocks : 0;
+    out->l1_miss = beyond(live_bytes, d->l1_bytes);
+    /* Scratch: what the compiler spills goes to memory through L1 and L2,
+     * each lane's words side by side (LLVM AMDGPU usage, "Private
+     * segment"; CUDA's local memory likewise: CUDA guide, device memory
+     * accesses). A spilled word is written and read back long after, with
+     * every resident wave's scratch in between: the L2 keeps the share of
+     * the resident waves' scratch it can hold, the rest goes to DRAM. */
+    out->scratch_bytes = c->traced_waves > 0 ? code->scratch_bytes * c->threads / c->traced_waves : 0;
+    const double scratch_set = d->compute_units * d->simds_per_cu * out->resident * d->wave_size * code->scratch_lane_bytes;
+    out->scratch_miss = beyond(scratch_set, d->l2_bytes);
+    s->l2_bytes = (phase_units + out->l1_miss * max2(0, visits - phase_units) + store_units) * s->segment_bytes +
+                  out->scratch_bytes;
+    s->l1_bytes = (visits + store_units) * s->segment_bytes + out->scratch_bytes;
+    /* DRAM at the rate a streaming kernel reaches (STREAM, BabelStream), not
+     * the data sheet's peak: the unique bytes, and the re-reads that come
+     * after more other data than the L2 holds. */
+    const double reread_segments = beyond_capacity(c->segments_beyond, d->l2_bytes);
+    out->l2_miss_bytes = isnan(reread_segments) ? 0 : reread_segments * 64;
+    out->term_ms[MODEL_TERM_dram] = (c->unique_bytes + out->l2_miss_bytes + out->scratch_bytes * out->scratch_miss) /
+                                    (d->dram_stream_gbps * 1e9) * 1e3;
+    out->term_ms[MODEL_TERM_l2] = s->l2_bytes / (d->l2_gbps * 1e9) * 1e3;
+    out->term_ms[MODEL_TERM_l1] =
+        s->l1_bytes / d->l1_bytes_per_clock * s->cu_factor / d->compute_units * s->ms_per_cycle;
+    /* The bank model counts 128 bytes a cycle (32 banks of 4 bytes). */
+    out->term_ms[MODEL_TERM_lds] =
+        c->lds_bank_cycles * (128 / d->lds_bytes_per_clock) * s->cu_factor / d->compute_units * s->ms_per_cycle;
+}
+
+/* Issue, per pipe: a SIMD issues each kind of instruction at its own rate. */
+static void issue_terms(const ModelDevice *d, const ModelCode *code, const KernelShape *s, ModelResult *out) {
+    const double issue_launch = s->launches * s->simd_waves * s->ms_per_cycle;
+    out->term_ms[MODEL_TERM_valu] = issue_launch * code->valu * s->per_wave * d->valu_issue_cycles;
+    out->term_ms[MODEL_TERM_salu] = issue_launch * code->salu * s->per_wave * d->salu_issue_cycles;
+    out->term_ms[MODEL_TERM_smem] = issue_launch * code->smem * s->per_wave * d->smem_issue_cycles;
+    out->term_ms[MODEL_TERM_branch] = issue_launch * code->branch * s->per_wave * d->branch_issue_cycles;
+    /* Dispatch: the pipes above are separate, but a SIMD's scheduler hands
+     * out every instruction, whatever its pipe: dispatch_cycles per warp
+     * instruction of any kind. On GCN it passes up to five of different
+     * kinds per 4-cycle slot, so this rarely binds there; on an NVIDIA
+     * scheduler (one warp instruction per clock, or per 4 on G80) it binds
+     * whenever the pipes together issue more than the VALU alone. */
+    const double dispatched = code->valu + code->salu + code->smem + code->vmem + code->lds + code->branch;
+    out->term_ms[MODEL_TERM_issue] = issue_launch * dispatched * s->per_wave * d->dispatch_cycles;
+    out->term_ms[MODEL_TERM_vmem] = s->launches * out->busiest_cu_blocks * s->waves_per_block * code->vmem *
+                                    s->per_wave * d->vmem_issue_cycles * s->ms_per_cycle;
+}
+
+/* What the waits cost: the share of global loads that reach DRAM, and of
+ * scalar loads that miss the scalar cache. The cache is shared by
+ * cus_per_scalar_cache neighbouring CUs; their blocks' scalar working
+ * sets overlap as much as the launch's own distinct scalar bytes say
+ * (all blocks sweeping one table share it whole). */
+static void wait_levels(const ModelDevice *d, const ModelCounters *c, const KernelShape *s, ModelResult *out) {
+    /* A kernel's share: its first loads and convoys, and its re-reads beyond
+     * L2 as requests (segments at the kernel's segments per request). */
+    if (!isnan(c->dram_load_requests) && c->load_requests > 0) {
+        const double per_request = c->load_segments > 0 ? c->load_requests / c->load_segments : 1;
+        out->dram_share = fmin(1, (c->dram_load_requests + out->l2_miss_bytes / 64 * per_request) / c->load_requests);
+    } else {
+        out->dram_share =
+            !isnan(c->dram_load_requests) ? 1 : (s->l2_bytes > 0 ? fmin(1, c->unique_bytes / s->l2_bytes) : 1);
     }
-    if (shares && fclose(shares) != 0) die(argv[7], strerror(errno));
-    return 0;
+    const double l2_cycles = d->l2_latency_ns * d->clock_ghz, dram_cycles = d->dram_latency_ns * d->clock_ghz;
+    out->memory_latency = l2_cycles + out->dram_share * (dram_cycles - l2_cycles);
+    const double uniform_blocks = !isnan(c->uniform_blocks) && c->uniform_blocks > 0 ? c->uniform_blocks : c->blocks;
+    if (!isnan(c->uniform_block_segments) && uniform_blocks > 0) {
+        /* No block's set is larger than the launch's (a count extended from
+         * two slices can say otherwise: it grows with the images, while the
+         * launch's distinct set stays). */
+        double block_set = c->uniform_block_segments * 64 / uniform_blocks;
+        if (!isnan(c->uniform_launch_segments)) block_set = fmin(block_set, c->uniform_launch_segments * 64 / s->launches);
+        double shared_set = block_set * fmin(d->cus_per_scalar_cache, s->blocks_per_launch);
+        if (!isnan(c->uniform_launch_segments))
+            shared_set = fmin(shared_set, c->uniform_launch_segments * 64 / s->launches);
+        out->scalar_miss = beyond(fmax(block_set, shared_set), d->scalar_cache_bytes);
+    }
+}
+
+/* Latency: a block's critical path. A barrier waits for the slowest
+ * wave, so each phase costs its busiest wave's instructions (at one per
+ * valu_issue_cycles) and exposed waits (the trace's critical runs);
+ * without them, one average wave's. A wait exposes what of its latency
+ * the instructions since its load did not cover; a barrier costs its own
+ * cycles. Resident blocks overlap, so the busiest CU takes one path per
+ * batch of them. */
+static void latency_term(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const ModelWait *waits,
+                         size_t wait_count, KernelShape *s, ModelResult *out) {
+    double path = code->instructions * s->per_wave * d->valu_issue_cycles, exposed_per_wave = 0, trips = 0;
+    double memory_exposed_per_wave = 0; /* of it, the waits on global memory (the overlap's Mem) */
+    int critical = !isnan(code->critical_instructions) && c->blocks > 0;
+    for (size_t i = 0; i < wait_count; i++) {
+        const double e = exposed(d, &waits[i], out);
+        exposed_per_wave += waits[i].runs * s->per_wave * e;
+        if (waits[i].counter == MODEL_WAIT_MEMORY) {
+            trips += waits[i].runs * s->per_wave;
+            memory_exposed_per_wave += waits[i].runs * s->per_wave * e;
+        }
+        if (isnan(waits[i].critical_runs)) critical = 0;
+    }
+    path += exposed_per_wave;
+    if (critical) {
+        path = code->critical_instructions / c->blocks * d->valu_issue_cycles;
+        for (size_t i = 0; i < wait_count; i++) path += waits[i].critical_runs / c->blocks * exposed(d, &waits[i], out);
+    }
+    if (c->blocks > 0) path += c->barriers / c->blocks * d->barrier_cycles;
+    s->trips = trips;
+    s->path = path;
+    s->memory_exposed_per_wave = memory_exposed_per_wave;
+    out->round_trips_per_wave = trips;
+    out->path_cycles_per_wave = path;
+    out->term_ms[MODEL_TERM_latency] = s->batches * path * s->ms_per_cycle;
+}
+
+/* Atomics on one address: a compare-and-swap loop lands about one per
+ * round trip; a native atomic, as fast as the L2 takes them. */
+static void atomic_term(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, KernelShape *s,
+                        ModelResult *out) {
+    s->cas = code->cas_loop && d->cas_float_atomics > 0;
+    s->hot_atomics = c->atomics_max_one_address * s->launches;
+    out->term_ms[MODEL_TERM_atomic] = s->cas ? s->hot_atomics * d->atomic_latency_cycles * s->ms_per_cycle
+                                             : s->hot_atomics / d->same_address_atomics_per_clock * s->ms_per_cycle;
+}
+
+/* The term that binds, what the others leave exposed beside it, the
+ * launches, and the floor. */
+static void bind_terms(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const KernelShape *s,
+                       ModelResult *out) {
+    out->launch_ms = s->launches * d->launch_us / 1e3;
+    out->binding = 0;
+    for (int t = 1; t < MODEL_TERM_COUNT; t++)
+        if (out->term_ms[t] > out->term_ms[out->binding]) out->binding = t;
+    /* The terms overlap, but not wholly (Hong and Kim, ISCA 2009, section 3:
+     * the cases of their execution-time equations). A kernel is memory-bound
+     * when its waves' memory periods outlast what the other resident waves
+     * compute meanwhile: a wave's exposed waits on global memory at least
+     * (resident - 1) times its computation (their CWP >= MWP; LDS, scalar
+     * and shuffle waits are not their memory periods), and always when a
+     * bandwidth term binds. Then the last memory period is followed by the computation
+     * of the other resident waves that waited behind it, (resident - 1)
+     * times a wave's computation per round trip (their Comp_p x (MWP - 1)).
+     * Otherwise it is compute-bound, and one memory round trip is left that
+     * no other wave's work covers (their + Mem_L): here its exposed part.
+     * Their equations charge this once per repetition, for waves run in
+     * synchronous batches; a GPU hands a CU the next block as soon as one
+     * retires, so the batches flow into each other and only each launch's
+     * last one leaves it exposed: once per launch. Atomics on one address
+     * serialise everything behind them: nothing. */
+    if (s->trips > 0 && out->binding != MODEL_TERM_atomic) {
+        const double compute_per_wave = code->instructions * s->per_wave * d->valu_issue_cycles;
+        const double others = max2(0, out->resident - 1);
+        const int memory_bound =
+            is_bandwidth_term(out->binding) ||
+            (out->binding == MODEL_TERM_latency && s->memory_exposed_per_wave >= others * compute_per_wave);
+        out->overlap_ms = memory_bound ? s->launches * compute_per_wave / s->trips * others * s->ms_per_cycle
+                                       : s->launches * s->memory_exposed_per_wave / s->trips * s->ms_per_cycle;
+    }
+    out->model_ms = out->term_ms[out->binding] + out->overlap_ms + out->launch_ms;
+    out->launch_bound = out->launch_ms > out->term_ms[out->binding] + out->overlap_ms;
+    /* Each wave-level run of an instruction is done by the traced wave's lanes: threads per traced wave. */
+    out->flops = c->traced_waves > 0 ? code->flops_per_lane * c->threads / c->traced_waves : 0;
+    out->floor_ms = max2(c->unique_bytes / (d->dram_gbps * 1e9) * 1e3, out->flops / (d->fp32_tflops * 1e12) * 1e3) +
+                    out->launch_ms;
+}
+
+/* The instructions per wave of the issue term that binds. */
+static double binding_instructions(const ModelCode *code, int binding) {
+    switch (binding) {
+    case MODEL_TERM_valu: return code->valu;
+    case MODEL_TERM_issue: return code->valu + code->salu + code->smem + code->vmem + code->lds + code->branch;
+    case MODEL_TERM_salu: return code->salu;
+    case MODEL_TERM_smem: return code->smem;
+    case MODEL_TERM_vmem: return code->vmem;
+    default: return code->branch;
+    }
+}
+
+/* The binding term in words. */
+static void explain_binding(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const KernelShape *s,
+                            ModelResult *out) {
+    const double waves_per_simd_avg = s->waves_per_launch / s->simds;
+    const double launches = s->launches, hot = s->hot_atomics, trips = s->trips, path = s->path;
+    if (out->launch_bound) {
+        snprintf(out->why, sizeof out->why, "launch: %.0f launch%s at %.3g us cost more than the work (%.3g us)",
+                 launches, launches > 1 ? "es" : "", d->launch_us, out->term_ms[out->binding] * 1e3);
+        return;
+    }
+    switch (out->binding) {
+    case MODEL_TERM_atomic:
+        if (s->cas)
+            snprintf(out->why, sizeof out->why,
+                     "%.0f float atomics on one address, each a compare-and-swap retry loop: about one lands per "
+                     "%.0f-cycle round trip", hot, d->atomic_latency_cycles);
+        else
+            snprintf(out->why, sizeof out->why, "%.0f atomics on one address, one after another at the L2", hot);
+        break;
+    case MODEL_TERM_latency:
+        snprintf(out->why, sizeof out->why,
+                 "latency: %.0f dependent memory round trip%s per wave, a %.0f-cycle critical path per block, "
+                 "%.0f block%s per CU at a time (%.2g wave%s per SIMD over the launch)", trips, plural(trips), path,
+                 out->resident_blocks, plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
+        break;
+    case MODEL_TERM_lds:
+        snprintf(out->why, sizeof out->why, "LDS: %.3g bank cycles per CU", c->lds_bank_cycles * s->cu_factor /
+                 d->compute_units);
+        break;
+    case MODEL_TERM_l1:
+        snprintf(out->why, sizeof out->why, "L1: %.3g MB of %.0f-byte %s through the CUs' L1", s->l1_bytes / 1e6,
+                 s->segment_bytes, s->sectors ? "sectors" : "segments");
+        break;
+    case MODEL_TERM_l2:
+        snprintf(out->why, sizeof out->why, "L2: %.3g MB past L1", s->l2_bytes / 1e6);
+        break;
+    case MODEL_TERM_dram:
+        if (out->scratch_bytes * out->scratch_miss > 0)
+            snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes, %.3g MB re-read after L2 let it go, "
+                     "%.3g MB of spills to scratch", c->unique_bytes / 1e6, out->l2_miss_bytes / 1e6,
+                     out->scratch_bytes * out->scratch_miss / 1e6);
+        else if (out->l2_miss_bytes > 0)
+            snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes and %.3g MB re-read after L2 let it go",
+                     c->unique_bytes / 1e6, out->l2_miss_bytes / 1e6);
+        else
+            snprintf(out->why, sizeof out->why, "memory: %.3g MB of unique bytes", c->unique_bytes / 1e6);
+        break;
+    default:
+        snprintf(out->why, sizeof out->why, "%s: %.0f instructions per wave, %.0f wave%s on the busiest SIMD",
+                 out->binding == MODEL_TERM_issue ? "dispatch (every pipe's instructions)"
+                 : out->binding == MODEL_TERM_valu ? "valu issue" : out->binding == MODEL_TERM_salu ? "salu issue"
+                 : out->binding == MODEL_TERM_smem ? "smem issue" : out->binding == MODEL_TERM_vmem ? "vmem issue"
+                                                   : "branch issue",
+                 binding_instructions(code, out->binding) * s->per_wave,
+                 s->simd_waves * launches, plural(s->simd_waves * launches));
+    }
+}
+
+/* The steps in order: each reads what the ones before it wrote (the waits'
+ * costs need the DRAM share and the scalar misses; the overlap, the path). */
+void model_kernel(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const ModelWait *waits,
+                  size_t wait_count, ModelResult *out) {
+    memset(out, 0, sizeof *out);
+    KernelShape s;
+    memset(&s, 0, sizeof s);
+    place_blocks(d, c, code, &s, out);
+    memory_terms(d, c, code, &s, out);
+    issue_terms(d, code, &s, out);
+    wait_levels(d, c, &s, out);
+    latency_term(d, c, code, waits, wait_count, &s, out);
+    atomic_term(d, c, code, &s, out);
+    bind_terms(d, c, code, &s, out);
+    explain_binding(d, c, code, &s, out);
+}
+
+void model_line_shares(const ModelDevice *d, const ModelCounters *c, const ModelCode *code, const ModelWait *waits,
+                       size_t wait_count, const ModelResult *r, const ModelLine *lines, size_t line_count,
+                       double *share) {
+    (void)c;
+    (void)code;
+    double total = 0;
+    for (size_t i = 0; i < line_count; i++) {
+        const ModelLine *l = &lines[i];
+        double v = 0;
+        switch (r->binding) {
+        case MODEL_TERM_dram: case MODEL_TERM_l2: case MODEL_TERM_l1: v = l->segments; break;
+        case MODEL_TERM_lds: v = l->lds_bank_cycles; break;
+        case MODEL_TERM_atomic: v = l->atomics; break;
+        case MODEL_TERM_valu: v = l->valu; break;
+        case MODEL_TERM_salu: v = l->salu; break;
+        case MODEL_TERM_smem: v = l->smem; break;
+        case MODEL_TERM_vmem: v = l->vmem; break;
+        case MODEL_TERM_branch: v = l->branch; break;
+        case MODEL_TERM_issue: v = l->valu + l->salu + l->smem + l->vmem + l->lds + l->branch; break;
+        default: v = l->instructions * d->valu_issue_cycles; /* latency: the waits are added below */
+        }
+        share[i] = r->launch_bound ? 0 : v;
+    }
+    if (r->binding == MODEL_TERM_latency && !r->launch_bound)
+        for (size_t i = 0; i < wait_count; i++)
+            if (waits[i].line >= 0 && (size_t)waits[i].line < line_count)
+                share[waits[i].line] += waits[i].runs * exposed(d, &waits[i], r);
+    for (size_t i = 0; i < line_count; i++) total += share[i];
+    for (size_t i = 0; i < line_count; i++) share[i] = total > 0 ? share[i] / total : 0;
 }
