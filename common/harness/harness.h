@@ -18,8 +18,8 @@
  * What a model is on the host alone (its evaluation, prediction, summary and
  * CSV row) is its session_model (session.h), which its finish uses, as the
  * CPU-only trainers (chapter 00, chapter 09's reference) do. */
-#ifndef COMMON_GPU_HARNESS_H
-#define COMMON_GPU_HARNESS_H
+#ifndef COMMON_HARNESS_H
+#define COMMON_HARNESS_H
 
 #include <stddef.h>
 
