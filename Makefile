@@ -98,11 +98,22 @@ endif
 
 # ---- One rule for every chapter, on every platform --------------------------
 # A chapter is chapters/NN-name/train.c or train.hip compiled for the platform, linked with its
-# harness and the host library (common/**/*.c: the linker takes what it needs), all under BUILD.
+# harness and the archives of common/'s C layers, all under BUILD.
 # Unless named here, a chapter is a GPU chapter of the linear model: the linear harness, with
 # chapter 00's training step for --check; ITERS iterations at LR.
+# One archive per C layer (common/LAYER/*.c), listed top layer first: the linker reads them once,
+# in that order, so each layer resolves downward only (one that called a layer above would not link).
+LAYERS := mlp linear session host
+LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib%.a)
 HOST_LIB := $(BUILD)/libhost.a
-GPU_HARNESS = $(BUILD)/common/gpu/harness.o $(BUILD)/common/gpu/gpu_runtime.o $(EXECUTOR) # main(), for either model
+TIMEMODEL_LIB := $(BUILD)/libtimemodel.a# the time model (common/cpu/model/), for its test
+$(foreach layer,$(LAYERS),$(eval $(BUILD)/lib$(layer).a: $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/$(layer)/*.c))))
+$(TIMEMODEL_LIB): $(BUILD)/common/cpu/model/timemodel.o
+$(LAYER_LIBS) $(TIMEMODEL_LIB):
+	rm -f $@ && $(AR) rcs $@ $^
+# The GPU layers, objects compiled per platform: the harness (main(), for either model, and
+# --kernel-times) on the GPU runtime, on the executor where there is no GPU
+GPU_HARNESS = $(BUILD)/common/harness/harness.o $(BUILD)/common/harness/kernel_times.o $(BUILD)/common/gpu/gpu_runtime.o $(EXECUTOR)
 HARNESS = $(BUILD)/common/linear/gpu_trainer.o $(GPU_HARNESS) $(BUILD)/reference_step.o
 HARNESS_00-cpu-reference := # plain C on every platform, linked by the C compiler
 LINK_00-cpu-reference = $(CC) $(CFLAGS)
@@ -113,10 +124,10 @@ harness = $(if $(filter undefined,$(origin HARNESS_$(1))),$(HARNESS),$(HARNESS_$
 # chapters the tests and make tune derive from others (common/scripts/derive_chapter.sh), built alike
 DERIVED := 01-wrong-gradient 08-missing-barrier broken_kernel $(filter 08-tune-%,$(notdir $(MAKECMDGOALS)))
 
-$(addprefix $(BUILD)/,$(CHAPTERS) $(DERIVED)): $(BUILD)/%: $(BUILD)/chapters/%/train.o $$(call harness,$$*) $(HOST_LIB) | $(PLATFORM_TOOLS)
+$(addprefix $(BUILD)/,$(CHAPTERS) $(DERIVED)): $(BUILD)/%: $(BUILD)/chapters/%/train.o $$(call harness,$$*) $(LAYER_LIBS) | $(PLATFORM_TOOLS)
 	$(or $(LINK_$*),$(HIP_LINK)) $^ $(LDLIBS) -o $@
 REFERENCES := $(patsubst chapters/%/reference.c,$(BUILD)/%-reference,$(wildcard chapters/*/reference.c))
-$(REFERENCES): $(BUILD)/%-reference: $(BUILD)/chapters/%/reference.o $(HOST_LIB) # a chapter's own CPU reference (09's)
+$(REFERENCES): $(BUILD)/%-reference: $(BUILD)/chapters/%/reference.o $(LAYER_LIBS) # a chapter's own CPU reference (09's)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 $(BUILD)/%.o: %.hip | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
@@ -124,8 +135,6 @@ $(BUILD)/%.o: %.hip | $(PLATFORM_TOOLS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)
-$(HOST_LIB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c common/*/*.c) common/cpu/model/timemodel.c) # made anew: an archive keeps members whose sources are gone
-	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/reference_step.o: chapters/00-cpu-reference/train.c # without its main, for --check
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -DCPU_REFERENCE_STEP_ONLY $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)

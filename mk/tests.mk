@@ -1,13 +1,20 @@
 # make test and make fuzz, and the test programs they build. Included by the Makefile.
 
 TEST_BUILD := build/tests$(SAN_SUFFIX)
-$(TEST_BUILD)/%: tests/%.c $(HOST_LIB) | test-tools # the host code's tests (cmocka)
+# A test program links what it tests, top layer first: TEST_LINK_name, else every C layer a
+# chapter links (LAYER_LIBS); the loaders' tests share the files they write (tests/loader_files.c).
+LOADER_FILES := $(BUILD)/tests/loader_files.o
+TEST_LINK_test_idx = $(LOADER_FILES) $(HOST_LIB)
+TEST_LINK_test_mnist = $(LOADER_FILES) $(HOST_LIB)
+TEST_LINK_test_timemodel = $(TIMEMODEL_LIB)
+test_link = $(if $(filter undefined,$(origin TEST_LINK_$(1))),$(LAYER_LIBS),$(TEST_LINK_$(1)))
+$(TEST_BUILD)/%: tests/%.c $$(call test_link,$$*) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) -lcmocka $(LDLIBS) -o $@ && $(DEP_COMMIT)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(call test_link,$*) -lcmocka $(LDLIBS) -o $@ && $(DEP_COMMIT)
 COMPARE_TOOLS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/compare_*.c))
-$(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(HOST_LIB) # the checks' tools (make tune's too): no cmocka
+$(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(LAYER_LIBS) # the checks' tools (make tune's too): no cmocka
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(HOST_LIB) $(LDLIBS) -o $@ && $(DEP_COMMIT)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(LAYER_LIBS) $(LDLIBS) -o $@ && $(DEP_COMMIT)
 $(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools $(PLATFORM_TOOLS) # the executor's (and trace build's)
 	@mkdir -p $(@D)
 	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@.o && $(DEP_COMMIT)

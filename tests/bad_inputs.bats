@@ -6,7 +6,7 @@
 #
 # The datasets here are small copies made in a temporary folder (100 training
 # and 50 test images cut from dataset/), then broken one way each. The loader
-# itself is tested in tests/test_loader.c; the rows of tests/cli.bats are not
+# itself is tested in tests/test_idx.c and tests/test_mnist.c; the rows of tests/cli.bats are not
 # repeated (tests/README.md lists both).
 
 load helpers

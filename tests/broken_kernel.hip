@@ -1,6 +1,6 @@
 /* A deliberately broken chapter, for tests/reliability.bats.
  *
- * It is linked with the GPU harness exactly like a chapter (common/gpu/
+ * It is linked with the GPU harness exactly like a chapter (common/harness/
  * harness.hip supplies main, with common/linear/gpu_trainer.hip the command
  * line, the data and the checks),
  * and `make test` always builds it for the CPU executor with ASan and UBSan,

@@ -44,7 +44,7 @@ check_value() {
 }
 
 # --event-chunk: the epochs the harness queues before it reads their records
-# back (collect() in common/gpu/harness.hip). A GPU build waits every 256, the
+# back (collect() in common/harness/harness.hip). A GPU build waits every 256, the
 # executor every 1, so without the option the suite never ran a chunk of
 # several epochs, nor a chunk that --check cuts short at its last step.
 @test "--event-chunk 1, 7 and 256 with --check: chapters 01 and 08 record the same losses and weights" {

@@ -28,7 +28,7 @@ load helpers
         "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c "$source" \
             -o "$BATS_TEST_TMPDIR/chapter.o"
     done
-    for source in common/gpu/harness.hip common/linear/gpu_trainer.hip; do
+    for source in common/harness/harness.hip common/linear/gpu_trainer.hip; do
         "$NVCC" -std=c++17 -arch=sm_90 -x cu -Icommon/gpu/nvidia "${COMMON_INCLUDES[@]}" -c "$source" \
             -o "$BATS_TEST_TMPDIR/harness.o"
     done

@@ -4,7 +4,7 @@
 # runs for FUZZ_SECONDS (60 by default) without a crash, a leak, a timeout or a
 # sanitizer report, and ends with its one-line verdict (tests/fuzz.sh), which
 # on a crash names the saved input and how to reproduce it. A crash leaves its
-# input in build/fuzz_crashes/; add it to tests/test_loader.c as a regular
+# input in build/fuzz_crashes/; add it to tests/test_idx.c (or test_mnist.c) as a regular
 # case (see tests/README.md).
 
 load helpers

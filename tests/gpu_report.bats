@@ -229,11 +229,11 @@ ncu_sample() {
 
 @test "-MMD -MP: a header change rebuilds the objects that include it, and no others" {
     # a reader's build (plain_make: no SANITIZE), build/cpu
-    plain_make -s HIP_PLATFORM=cpu build/cpu/libhost.a >/dev/null
+    plain_make -s HIP_PLATFORM=cpu build/cpu/libhost.a build/cpu/liblinear.a >/dev/null
     run plain_make -n -W common/host/idx.h HIP_PLATFORM=cpu build/cpu/libhost.a
     [ "$status" -eq 0 ]
     [ "$(grep -oE ' -c common/[^ ]+' <<<"$output" | sort | tr '\n' ' ')" = " -c common/host/idx.c  -c common/host/mnist.c " ]
-    run plain_make -n -W common/linear/model.h HIP_PLATFORM=cpu build/cpu/libhost.a
+    run plain_make -n -W common/linear/model.h HIP_PLATFORM=cpu build/cpu/liblinear.a
     grep -q ' -c common/linear/model.c' <<<"$output"
     run grep -q ' -c common/host/idx.c' <<<"$output"
     [ "$status" -eq 1 ]

@@ -1,7 +1,8 @@
 /* The GPU runtime the harness (harness.hip) and the models' harness files
  * (gpu_trainer.hip, mlp_trainer.hip) sit on, defined once in
  * gpu_runtime.hip: the platform's name and wave size, checked runtime calls
- * and launches, device allocations and uploads, and opening the device.
+ * and launches (with a hook after each, gpu_events.h), device allocations
+ * and uploads, events, and opening the device.
  *
  * With no GPU of the build's kind, the runtime's first call fails with a
  * message about drivers ("CUDA driver version is insufficient for CUDA
@@ -13,6 +14,8 @@
 
 #include <hip/hip_runtime.h>
 #include <stddef.h>
+
+#include "gpu_events.h" /* gpu_event_*, gpu_set_after_launch: the plain C part */
 
 /* The platform, as the reports and the bench TSV name it. */
 #if defined(__HIPCPU__)
@@ -59,10 +62,6 @@ extern "C" {
 
 void hip_check(hipError_t status, const char *call, const char *file, int line);
 void hip_check_launch(const char *kernel, const char *file, int line);
-
-/* Called by hip_check_launch after every launch that did not fail, when set:
- * --kernel-times sets it (kernel_times.h) to record an event there. */
-extern void (*gpu_after_launch)(const char *kernel);
 
 /* hipMalloc that names the buffer and its size when it fails. */
 void *gpu_alloc(size_t bytes, const char *what);

@@ -22,7 +22,14 @@
 #define GPU_RUNTIME_COUNT_CALL "hipGetDeviceCount"
 #endif
 
-void (*gpu_after_launch)(const char *kernel) = NULL;
+static gpu_launch_hook after_launch;
+static void *after_launch_context;
+
+void gpu_set_after_launch(gpu_launch_hook hook, void *context)
+{
+    after_launch = hook;
+    after_launch_context = context;
+}
 
 void hip_check(hipError_t status, const char *call, const char *file, int line)
 {
@@ -36,7 +43,7 @@ void hip_check_launch(const char *kernel, const char *file, int line)
 {
     hipError_t status = hipGetLastError();
     if (status == hipSuccess) {
-        if (gpu_after_launch) gpu_after_launch(kernel);
+        if (after_launch) after_launch(after_launch_context, kernel);
         return;
     }
     fprintf(stderr, "%s: %s:%d: launch of kernel '%s' failed: %s\n", program_name, file, line,
@@ -69,6 +76,51 @@ void *upload(const void *host, size_t bytes, const char *what)
     void *device = gpu_alloc(bytes, what);
     HIP_CHECK(hipMemcpy(device, host, bytes, hipMemcpyHostToDevice));
     return device;
+}
+
+struct gpu_event {
+    hipEvent_t event;
+};
+
+gpu_event *gpu_event_create(void)
+{
+    gpu_event *event = (gpu_event *)malloc(sizeof *event);
+    if (!event) fatal(1, "out of host memory for a GPU event");
+    HIP_CHECK(hipEventCreate(&event->event));
+    return event;
+}
+
+void gpu_event_destroy(gpu_event *event)
+{
+    if (!event) return;
+    HIP_CHECK(hipEventDestroy(event->event));
+    free(event);
+}
+
+void gpu_event_record(gpu_event *event)
+{
+    HIP_CHECK(hipEventRecord(event->event, 0));
+}
+
+void gpu_event_wait(gpu_event *event)
+{
+    HIP_CHECK(hipEventSynchronize(event->event));
+}
+
+float gpu_event_elapsed_ms(gpu_event *start, gpu_event *end)
+{
+    float ms = 0.0f;
+    HIP_CHECK(hipEventElapsedTime(&ms, start->event, end->event));
+    return ms;
+}
+
+int gpu_events_on_host_clock(void)
+{
+#if defined(__HIPCPU__)
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 /* A build for one wave size on a device of the other would launch blocks

@@ -299,37 +299,82 @@ static void add_positional(const char *positional[3], int *count, const char *ar
     positional[(*count)++] = arg;
 }
 
-void cli_parse(int argc, char **argv, const char *chapter, options *opts)
+/* getopt_long's table: the shared options, the chapter's ITERATIONS option
+ * and its own, and a last entry of zeros; `count` receives the entries
+ * before it. The caller frees it. */
+static struct option *long_options_table(int *count)
 {
-    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
-    program_name = slash ? slash + 1 : (argc > 0 ? argv[0] : "train");
-
-    memset(opts, 0, sizeof *opts);
-    opts->iterations = default_iterations();
-    opts->learning_rate = default_learning_rate();
-    int iterations_by_option = 0;
-
-    /* The shared options, the chapter's ITERATIONS option and its own. */
     int chapter_options = chapter_cli ? chapter_cli->option_count : 0;
-    struct option *long_options =
-        (struct option *)calloc((size_t)(SHARED_OPTIONS + chapter_options + 2), sizeof *long_options);
-    if (!long_options) fatal(1, "out of host memory for the command line");
-    int count = 0;
-    for (int j = 0; j < SHARED_OPTIONS; j++) long_options[count++] = shared_options[j];
+    struct option *table =
+        (struct option *)calloc((size_t)(SHARED_OPTIONS + chapter_options + 2), sizeof *table);
+    if (!table) fatal(1, "out of host memory for the command line");
+    int n = 0;
+    for (int j = 0; j < SHARED_OPTIONS; j++) table[n++] = shared_options[j];
     if (chapter_cli && chapter_cli->iterations_option)
-        long_options[count++] = (struct option){long_name(chapter_cli->iterations_option),
-                                                required_argument, NULL, OPT_ITERATIONS};
+        table[n++] = (struct option){long_name(chapter_cli->iterations_option), required_argument,
+                                     NULL, OPT_ITERATIONS};
     for (int j = 0; j < chapter_options; j++)
-        long_options[count++] = (struct option){long_name(chapter_cli->options[j].name),
-                                                required_argument, NULL, OPT_CHAPTER + j};
-    /* (the last entry stays zero: the end of the table) */
+        table[n++] = (struct option){long_name(chapter_cli->options[j].name), required_argument,
+                                     NULL, OPT_CHAPTER + j};
+    *count = n;
+    return table;
+}
 
+/* One option getopt_long returned (`c`, its value in optarg), into opts.
+ * Returns 1 when it was the chapter's ITERATIONS option. */
+static int apply_option(int c, const char *chapter, options *opts)
+{
+    switch (c) {
+    case OPT_HELP:
+        cli_print_usage(program_name, chapter);
+        exit(0);
+    case OPT_VIEW: opts->view = 1; break;
+    case OPT_QUIET: opts->quiet = 1; break;
+    case OPT_CHECK: opts->check = 1; break;
+    case OPT_TRAIN_LIMIT:
+        opts->train_limit = parse_integer("--train-limit", optarg, 1, INT_MAX);
+        break;
+    case OPT_CSV: opts->csv_path = optarg; break;
+    case OPT_WEIGHTS_OUT: opts->weights_path = optarg; break;
+    case OPT_BENCH_OUT: opts->bench_path = optarg; break;
+    case OPT_PREDICTIONS_OUT: opts->predictions_path = optarg; break;
+    case OPT_KERNEL_TIMES: opts->kernel_times = 1; break;
+    case OPT_KERNEL_TIMES_OUT:
+        opts->kernel_times = 1;
+        opts->kernel_times_path = optarg;
+        break;
+    case OPT_EVENT_CHUNK:
+        opts->event_chunk = (int)parse_integer("--event-chunk", optarg, 1, CLI_MAX_EVENT_CHUNK);
+        break;
+    case OPT_ITERATIONS:
+        opts->iterations = (int)parse_integer(chapter_cli->iterations_option, optarg, 1,
+                                              CLI_MAX_ITERATIONS);
+        return 1;
+    default: { /* the chapter's own: range-checked, stored in its table */
+        cli_option *o = &chapter_cli->options[c - OPT_CHAPTER];
+        o->value = parse_integer(o->name, optarg, o->low, o->high);
+        o->given = 1;
+        break;
+    }
+    }
+    return 0;
+}
+
+/* Every argument in order, options into opts and the rest into
+ * positional[0..2]; returns how many positional arguments there were.
+ * `iterations_by_option` receives whether the chapter's ITERATIONS option
+ * was given. */
+static int read_arguments(int argc, char **argv, const char *chapter, options *opts,
+                          const char *positional[3], int *iterations_by_option)
+{
+    int count;
+    struct option *long_options = long_options_table(&count);
+    int positional_count = 0;
+    *iterations_by_option = 0;
     /* "-": every argument in order, a positional one as 1 (no reordering, so
      * that the first bad argument is the one reported); ":": a missing value
      * as ':'. opterr = 0: the messages are the project's, below. optind = 0:
      * glibc starts over, for a second cli_parse in the same process. */
-    const char *positional[3];
-    int positional_count = 0;
     opterr = 0;
     optind = 0;
     for (;;) {
@@ -356,59 +401,38 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
             if (long_options[j].val == (c == ':' ? optopt : c)) option = &long_options[j];
         if (c == '?' || !option || !names_option(arg, option)) unknown_option(arg, long_options, count);
         if (c == ':') usage_error("%s needs a value", arg); /* arg: the option's full name */
-
-        switch (c) {
-        case OPT_HELP:
-            cli_print_usage(program_name, chapter);
-            exit(0);
-        case OPT_VIEW: opts->view = 1; break;
-        case OPT_QUIET: opts->quiet = 1; break;
-        case OPT_CHECK: opts->check = 1; break;
-        case OPT_TRAIN_LIMIT:
-            opts->train_limit = parse_integer("--train-limit", optarg, 1, INT_MAX);
-            break;
-        case OPT_CSV: opts->csv_path = optarg; break;
-        case OPT_WEIGHTS_OUT: opts->weights_path = optarg; break;
-        case OPT_BENCH_OUT: opts->bench_path = optarg; break;
-        case OPT_PREDICTIONS_OUT: opts->predictions_path = optarg; break;
-        case OPT_KERNEL_TIMES: opts->kernel_times = 1; break;
-        case OPT_KERNEL_TIMES_OUT:
-            opts->kernel_times = 1;
-            opts->kernel_times_path = optarg;
-            break;
-        case OPT_EVENT_CHUNK:
-            opts->event_chunk = (int)parse_integer("--event-chunk", optarg, 1, CLI_MAX_EVENT_CHUNK);
-            break;
-        case OPT_ITERATIONS:
-            opts->iterations = (int)parse_integer(chapter_cli->iterations_option, optarg, 1,
-                                                  CLI_MAX_ITERATIONS);
-            iterations_by_option = 1;
-            break;
-        default: { /* the chapter's own: range-checked, stored in its table */
-            cli_option *o = &chapter_cli->options[c - OPT_CHAPTER];
-            o->value = parse_integer(o->name, optarg, o->low, o->high);
-            o->given = 1;
-            break;
-        }
-        }
+        if (apply_option(c, chapter, opts)) *iterations_by_option = 1;
     }
     free(long_options);
-    if (positional_count == 0) {
+    return positional_count;
+}
+
+/* DATASET_DIR [ITERATIONS [LEARNING_RATE]] into opts: the dataset folder
+ * required, ITERATIONS not also given by the chapter's option. */
+static void apply_positionals(const char *positional[3], int count, int iterations_by_option,
+                              const char *chapter, options *opts)
+{
+    if (count == 0) {
         fprintf(stderr, "%s: missing DATASET_DIR\n", program_name);
         cli_print_usage(program_name, chapter);
         exit(CLI_USAGE_STATUS);
     }
     opts->dataset_dir = positional[0];
-    if (positional_count > 1 && iterations_by_option) {
+    if (count > 1 && iterations_by_option) {
         fprintf(stderr, "%s: %s given twice: '%s' and %s\n", program_name, iterations_name(),
                 positional[1], chapter_cli->iterations_option);
         exit(CLI_USAGE_STATUS);
     }
-    if (positional_count > 1)
+    if (count > 1)
         opts->iterations = (int)parse_integer(iterations_name(), positional[1], 1,
                                               CLI_MAX_ITERATIONS);
-    if (positional_count > 2) opts->learning_rate = parse_learning_rate(positional[2]);
+    if (count > 2) opts->learning_rate = parse_learning_rate(positional[2]);
+}
 
+/* Before any training: every output file writable, and the GPU options
+ * refused by a trainer that runs no kernels. */
+static void check_outputs(const options *opts)
+{
     if (opts->csv_path) check_output_path("--csv", opts->csv_path, 0);
     if (opts->weights_path) check_output_path("--weights-out", opts->weights_path, 0);
     if (opts->bench_path) check_output_path("--bench-out", opts->bench_path, 1);
@@ -421,4 +445,19 @@ void cli_parse(int argc, char **argv, const char *chapter, options *opts)
         exit(CLI_USAGE_STATUS);
     }
     if (opts->kernel_times_path) check_output_path("--kernel-times-out", opts->kernel_times_path, 0);
+}
+
+void cli_parse(int argc, char **argv, const char *chapter, options *opts)
+{
+    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    program_name = slash ? slash + 1 : (argc > 0 ? argv[0] : "train");
+
+    memset(opts, 0, sizeof *opts);
+    opts->iterations = default_iterations();
+    opts->learning_rate = default_learning_rate();
+    const char *positional[3];
+    int iterations_by_option;
+    int count = read_arguments(argc, argv, chapter, opts, positional, &iterations_by_option);
+    apply_positionals(positional, count, iterations_by_option, chapter, opts);
+    check_outputs(opts);
 }

@@ -22,6 +22,10 @@ double timing_now_ms(void);
  * iteration is measured, so that short runs still report something. */
 void timing_compute(const double *ms, int count, timing_stats *out);
 
+/* The median of values[0..count) (the mean of the middle two for an even
+ * count; 0 for none), all of them, no warm-up left out. */
+double timing_median(const double *values, int count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,7 @@
 /* What a GPU chapter of the linear model is written against, so that its
  * train.hip holds only its kernels and its training step.
  *
- * The one GPU harness (common/gpu/harness.h) parses the command line, loads
+ * The one GPU harness (common/harness/harness.h) parses the command line, loads
  * the data, opens the device and times the iterations; this model's harness
  * file (gpu_trainer.hip) builds the layouts the chapter asks for, uploads
  * them, initialises W (the same values on every platform), and calls the

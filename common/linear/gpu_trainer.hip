@@ -1,5 +1,5 @@
 /* The linear model's harness file (see gpu_trainer.h): the one GPU harness
- * (common/gpu/harness.hip) calls these, and they call a chapter's
+ * (common/harness/harness.hip) calls these, and they call a chapter's
  * chapter_setup, chapter_iteration and chapter_teardown. Full batch: one step
  * per epoch, and an epoch is an iteration. Compiled per platform by the same
  * compiler as the chapters: hipcc, nvcc, or the C++ compiler with the CPU

@@ -2,7 +2,7 @@
  * gpu_trainer.h is for the linear chapters: its train.hip holds only its
  * kernels and its steps.
  *
- * The one GPU harness (common/gpu/harness.h) parses the command line
+ * The one GPU harness (common/harness/harness.h) parses the command line
  * (mlp_session.h), opens the device and times the epochs; this model's
  * harness file (mlp_trainer.hip) uploads the training and test images and
  * labels once and the parameters initialised on the host (mlp_init_params,

@@ -1,5 +1,5 @@
 /* Chapter 09's harness file (see mlp_trainer.h): the one GPU harness
- * (common/gpu/harness.hip) calls these, and they call the chapter's
+ * (common/harness/harness.hip) calls these, and they call the chapter's
  * chapter_mlp_* hooks: epochs of shuffled mini-batches, and the test set
  * evaluated on the device after each epoch. Compiled per platform by the same
  * compiler as the chapter: hipcc, nvcc, or the C++ compiler with the CPU

@@ -3,7 +3,8 @@
  * its own harness file: common/linear/gpu_trainer.hip (chapters 01-08, full
  * batch) and common/mlp/mlp_trainer.hip (chapter 09, mini-batches). Those
  * files turn the harness's calls into the calls their chapters are written
- * against (gpu_trainer.h, mlp_trainer.h), which stay as they were.
+ * against (gpu_trainer.h, mlp_trainer.h), so that a chapter sees only its
+ * model's own hooks.
  *
  * Training is epochs of steps. Full-batch training is the case of one step
  * per epoch, its batch the whole training set: an iteration is an epoch.
@@ -18,8 +19,8 @@
  * What a model is on the host alone (its evaluation, prediction, summary and
  * CSV row) is its session_model (session.h), which its finish uses, as the
  * CPU-only trainers (chapter 00, chapter 09's reference) do. */
-#ifndef COMMON_GPU_HARNESS_H
-#define COMMON_GPU_HARNESS_H
+#ifndef COMMON_HARNESS_H
+#define COMMON_HARNESS_H
 
 #include <stddef.h>
 

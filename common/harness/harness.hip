@@ -46,6 +46,7 @@ typedef struct {
     /* A chunk's records on the host: [chunk * stride] each. */
     float *chunk_sums;
     unsigned int *chunk_counts;
+    kernel_times *times;    /* --kernel-times; NULL when off */
 } harness;
 
 /* Launches epoch `epoch`'s steps; the checked ones add into their own records. */
@@ -141,112 +142,154 @@ static int check_first_steps(harness *h, float *params)
     return h->model->check(params, h->run_loss_sums, h->shape.check_steps);
 }
 
-int main(int argc, char **argv)
+/* The model's data, the initial parameters and the records, uploaded once
+ * and timed apart from training; returns the parameters' host copy. */
+static float *upload_model(harness *h)
 {
-    harness h;
-    memset(&h, 0, sizeof h);
-    h.model = harness_model();
-    const trainer_model *m = h.model;
-    trainer_shape *shape = &h.shape;
-    cli_enable_gpu_options();
-    m->begin(argc, argv, shape);
-    session *s = shape->session;
-
-    hipDeviceProp_t properties;
-    char device_name[512];
-    gpu_open_device(chapter_name, &properties, device_name, sizeof device_name);
-    m->start(device_name, properties.multiProcessorCount);
-
-    /* The data, the parameters and the records, uploaded once; reported apart. */
+    const trainer_model *m = h->model;
+    const trainer_shape *shape = &h->shape;
     double t0 = timing_now_ms();
     m->upload();
     float *params = (float *)malloc(shape->parameters * sizeof(float));
     if (!params) fatal(1, "out of host memory for the %s", m->parameters_name);
     m->init(params);
-    h.device_params = (float *)upload(params, shape->parameters * sizeof(float), m->parameters_name);
-    h.stride = m->evaluate ? 2 : 1;
-    size_t records = (size_t)shape->epochs * h.stride;
-    h.loss_sum = (float *)gpu_alloc(records * sizeof(float), "loss_sum");
-    h.correct = (unsigned int *)gpu_alloc(records * sizeof(unsigned int), "correct");
-    HIP_CHECK(hipMemset(h.loss_sum, 0, records * sizeof(float)));
-    HIP_CHECK(hipMemset(h.correct, 0, records * sizeof(unsigned int)));
+    h->device_params = (float *)upload(params, shape->parameters * sizeof(float), m->parameters_name);
+    h->stride = m->evaluate ? 2 : 1;
+    size_t records = (size_t)shape->epochs * h->stride;
+    h->loss_sum = (float *)gpu_alloc(records * sizeof(float), "loss_sum");
+    h->correct = (unsigned int *)gpu_alloc(records * sizeof(unsigned int), "correct");
+    HIP_CHECK(hipMemset(h->loss_sum, 0, records * sizeof(float)));
+    HIP_CHECK(hipMemset(h->correct, 0, records * sizeof(unsigned int)));
     HIP_CHECK(hipDeviceSynchronize());
-    s->upload_ms = timing_now_ms() - t0;
+    shape->session->upload_ms = timing_now_ms() - t0;
+    return params;
+}
 
-    int checked = shape->check_steps;
-    if (checked > 0) {
-        h.check_loss = (float *)gpu_alloc(checked * sizeof(float), "check loss sums");
-        h.check_correct = (unsigned int *)gpu_alloc(checked * sizeof(unsigned int), "check accuracy counts");
-        HIP_CHECK(hipMemset(h.check_loss, 0, checked * sizeof(float)));
-        HIP_CHECK(hipMemset(h.check_correct, 0, checked * sizeof(unsigned int)));
-        h.copy_aside = checked % shape->steps != 0;
-        if (h.copy_aside) {
-            h.check_params = (float *)gpu_alloc(shape->parameters * sizeof(float), "check parameters");
-            HIP_CHECK(hipEventCreate(&h.copy_start));
-            HIP_CHECK(hipEventCreate(&h.copy_end));
-        }
+/* --check's own records, and the room for the parameters copied aside when
+ * the checked steps end inside an epoch. */
+static void allocate_check(harness *h)
+{
+    int checked = h->shape.check_steps;
+    if (checked == 0) return;
+    h->check_loss = (float *)gpu_alloc(checked * sizeof(float), "check loss sums");
+    h->check_correct = (unsigned int *)gpu_alloc(checked * sizeof(unsigned int), "check accuracy counts");
+    HIP_CHECK(hipMemset(h->check_loss, 0, checked * sizeof(float)));
+    HIP_CHECK(hipMemset(h->check_correct, 0, checked * sizeof(unsigned int)));
+    h->copy_aside = checked % h->shape.steps != 0;
+    if (h->copy_aside) {
+        h->check_params = (float *)gpu_alloc(h->shape.parameters * sizeof(float), "check parameters");
+        HIP_CHECK(hipEventCreate(&h->copy_start));
+        HIP_CHECK(hipEventCreate(&h->copy_end));
     }
-    m->setup(h.device_params);
-    HIP_CHECK(hipDeviceSynchronize());
+}
 
-    /* Events around every epoch; the host waits only when a chunk of them is
-     * full, never inside an epoch. --check ends a chunk with the epoch of its
-     * last step and compares there, between two timed epochs. */
-    int chunk = m->evaluate ? 1 : s->opts.event_chunk > 0 ? s->opts.event_chunk : DEFAULT_EVENT_CHUNK;
-    int check_epochs = checked > 0 ? (checked - 1) / shape->steps + 1 : 0;
+static void free_check(harness *h)
+{
+    if (h->shape.check_steps == 0) return;
+    if (h->copy_aside) {
+        HIP_CHECK(hipEventDestroy(h->copy_start));
+        HIP_CHECK(hipEventDestroy(h->copy_end));
+        gpu_free(h->check_params);
+    }
+    gpu_free(h->check_correct);
+    gpu_free(h->check_loss);
+}
+
+/* The epochs queued before the host waits: one when the model evaluates the
+ * test set after each, else --event-chunk or the platform's default. */
+static int chunk_epochs(const harness *h)
+{
+    const options *opts = &h->shape.session->opts;
+    if (h->model->evaluate) return 1;
+    return opts->event_chunk > 0 ? opts->event_chunk : DEFAULT_EVENT_CHUNK;
+}
+
+/* Every epoch, with events around each; the host waits only when a chunk of
+ * them is full, never inside an epoch. --check ends a chunk with the epoch of
+ * its last step and compares there, between two timed epochs. Returns
+ * --check's status: training stops at a failed check. */
+static int train(harness *h, float *params)
+{
+    const trainer_shape *shape = &h->shape;
+    int chunk = chunk_epochs(h);
+    int check_epochs = shape->check_steps > 0 ? (shape->check_steps - 1) / shape->steps + 1 : 0;
     hipEvent_t *start = (hipEvent_t *)malloc(2 * chunk * sizeof(hipEvent_t));
-    h.chunk_sums = (float *)malloc(chunk * h.stride * sizeof(float));
-    h.chunk_counts = (unsigned int *)malloc(chunk * h.stride * sizeof(unsigned int));
-    if (!start || !h.chunk_sums || !h.chunk_counts)
+    h->chunk_sums = (float *)malloc(chunk * h->stride * sizeof(float));
+    h->chunk_counts = (unsigned int *)malloc(chunk * h->stride * sizeof(unsigned int));
+    if (!start || !h->chunk_sums || !h->chunk_counts)
         fatal(1, "out of host memory for %d epochs' events and records", chunk);
     hipEvent_t *stop = start + chunk;
     for (int i = 0; i < chunk; i++) {
         HIP_CHECK(hipEventCreate(&start[i]));
         HIP_CHECK(hipEventCreate(&stop[i]));
     }
-    if (s->opts.kernel_times) kernel_times_begin(shape->epochs);
     int check_status = 0;
     for (int first = 0, end; first < shape->epochs && check_status == 0; first = end) {
         end = first + chunk < shape->epochs ? first + chunk : shape->epochs;
         if (first < check_epochs && end > check_epochs) end = check_epochs;
         for (int e = first; e < end; e++) {
-            if (m->epoch_begin) m->epoch_begin(e);
+            if (h->model->epoch_begin) h->model->epoch_begin(e);
             HIP_CHECK(hipEventRecord(start[e - first], 0));
-            kernel_times_iteration_start();
-            run_epoch(&h, e);
+            kernel_times_sample_start(h->times);
+            run_epoch(h, e);
             HIP_CHECK(hipEventRecord(stop[e - first], 0));
-            kernel_times_iteration_end(); /* waits, with --kernel-times only */
+            kernel_times_sample_end(h->times); /* waits, with --kernel-times only */
         }
-        collect(&h, start, stop, first, end);
-        if (end == check_epochs) check_status = check_first_steps(&h, params);
+        collect(h, start, stop, first, end);
+        if (end == check_epochs) check_status = check_first_steps(h, params);
     }
     for (int i = 0; i < chunk; i++) {
         HIP_CHECK(hipEventDestroy(start[i]));
         HIP_CHECK(hipEventDestroy(stop[i]));
     }
     free(start);
-    free(h.chunk_sums);
-    free(h.chunk_counts);
-    if (checked > 0) {
-        if (h.copy_aside) {
-            HIP_CHECK(hipEventDestroy(h.copy_start));
-            HIP_CHECK(hipEventDestroy(h.copy_end));
-            gpu_free(h.check_params);
-        }
-        gpu_free(h.check_correct);
-        gpu_free(h.check_loss);
-    }
+    free(h->chunk_sums);
+    free(h->chunk_counts);
+    return check_status;
+}
 
-    HIP_CHECK(hipMemcpy(params, h.device_params, shape->parameters * sizeof(float), hipMemcpyDeviceToHost));
-    m->teardown();
-    gpu_free(h.correct);
-    gpu_free(h.loss_sum);
-    gpu_free(h.device_params);
+/* The final parameters back into `params`; the device's buffers freed. */
+static void download_and_free(harness *h, float *params)
+{
+    HIP_CHECK(hipMemcpy(params, h->device_params, h->shape.parameters * sizeof(float),
+                        hipMemcpyDeviceToHost));
+    h->model->teardown();
+    gpu_free(h->correct);
+    gpu_free(h->loss_sum);
+    gpu_free(h->device_params);
+}
+
+int main(int argc, char **argv)
+{
+    harness h;
+    memset(&h, 0, sizeof h);
+    h.model = harness_model();
+    const trainer_model *m = h.model;
+    cli_enable_gpu_options();
+    m->begin(argc, argv, &h.shape);
+    session *s = h.shape.session;
+
+    hipDeviceProp_t properties;
+    char device_name[512];
+    gpu_open_device(chapter_name, &properties, device_name, sizeof device_name);
+    m->start(device_name, properties.multiProcessorCount);
+
+    float *params = upload_model(&h);
+    allocate_check(&h);
+    m->setup(h.device_params);
+    HIP_CHECK(hipDeviceSynchronize());
+    if (s->opts.kernel_times) h.times = kernel_times_begin(h.shape.epochs);
+
+    int check_status = train(&h, params);
+    free_check(&h);
+    download_and_free(&h, params);
 
     /* A failed --check stopped the training: no summary, no files. */
     int status = check_status != 0 ? 1 : m->finish(params);
     if (check_status == 0)
-        kernel_times_report(m->epoch_unit, s->opts.kernel_times_path, chapter_name, PLATFORM_NAME);
+        kernel_times_report(h.times, m->epoch_unit, s->opts.kernel_times_path, chapter_name,
+                            PLATFORM_NAME);
+    kernel_times_end(h.times);
     free(params);
     m->end();
     return status;
