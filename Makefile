@@ -108,7 +108,7 @@ LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib%.a)
 HOST_LIB := $(BUILD)/libhost.a
 TIMEMODEL_LIB := $(BUILD)/libtimemodel.a# the time model (common/cpu/model/), for its test
 $(foreach layer,$(LAYERS),$(eval $(BUILD)/lib$(layer).a: $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/$(layer)/*.c))))
-$(TIMEMODEL_LIB): $(BUILD)/common/cpu/model/timemodel.o
+$(TIMEMODEL_LIB): $(BUILD)/common/cpu/model/timemodel.o $(BUILD)/common/cpu/model/timemodel_device.o
 $(LAYER_LIBS) $(TIMEMODEL_LIB):
 	rm -f $@ && $(AR) rcs $@ $^
 # The GPU layers, objects compiled per platform: the harness (main(), for either model, and
@@ -160,7 +160,7 @@ $(BUILD)/common/cpu/%.o: common/cpu/%.S
 
 # The time model's program (common/cpu/model/): host C, the same on every platform
 TIMEMODEL := build/tools/timemodel
-$(TIMEMODEL): common/cpu/model/timemodel_cli.c common/cpu/model/timemodel.c common/cpu/model/timemodel.h
+$(TIMEMODEL): common/cpu/model/timemodel_cli.c common/cpu/model/timemodel.c common/cpu/model/timemodel_device.c common/cpu/model/timemodel.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 
