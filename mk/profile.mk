@@ -47,12 +47,12 @@ racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) chec
 FRONT := build/tools/hipcpu_front
 $(FRONT): common/cpu/front/hipcpu_front.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< -o $@
+	$(call quiet,CC)$(CC) $(CFLAGS) $< -o $@
 $(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
 	@$(if $(STANDALONE_SOURCE),,echo "$@: set STANDALONE_SOURCE=path/to/kernel.hip" >&2; exit 2)
 	@mkdir -p $(@D)
 	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
-	$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 validate-model: $(TIMEMODEL) ## the time model against published times of outside kernels (common/cpu/model/validation/)
 	-@$(MAKE) --no-print-directory hip-tools
