@@ -95,11 +95,13 @@ reader_targets() {
     local n
     for n in 0 1 9; do
         run plain_make -n "chapter-$n" HIP_PLATFORM=cpu DATASET_DIR=dataset
-        echo "${lines[-1]}"
+        local run_line
+        run_line=$(grep '^build/cpu/' <<<"$output")
+        echo "$run_line"
         case $n in
-        0) [[ "${lines[-1]}" == "build/cpu/00-cpu-reference dataset 100 "* && "$line" == *"chapter 00 100 iterations"* ]] ;;
-        1) [[ "${lines[-1]}" == "build/cpu/01-naive-gemm dataset 10 "* && "$line" == *"a GPU chapter 10,"* ]] ;;
-        9) [[ "${lines[-1]}" == "build/cpu/09-hidden-layer dataset 2 "* && "$line" == *"chapter 09 2 epochs"* ]] ;;
+        0) [[ "$run_line" == "build/cpu/00-cpu-reference dataset 100 "* && "$line" == *"chapter 00 100 iterations"* ]] ;;
+        1) [[ "$run_line" == "build/cpu/01-naive-gemm dataset 10 "* && "$line" == *"a GPU chapter 10,"* ]] ;;
+        9) [[ "$run_line" == "build/cpu/09-hidden-layer dataset 2 "* && "$line" == *"chapter 09 2 epochs"* ]] ;;
         esac
     done
 }
@@ -185,4 +187,24 @@ reader_targets() {
     [ ! -e build/cpu/common/host/idx.o ]
     run find build -name '*.tmp*'
     [ -z "$output" ]
+}
+
+# A GPU chapter's short run on the executor says so after its summary, and
+# checks itself against its CPU reference; on a GPU the linear chapters say
+# how to ask for the check (it takes the host seconds), chapter 09 runs it.
+@test "make chapter-N: the short run named after the summary; --check where it costs little, else how" {
+    unset ITERS EPOCHS ARGS
+    run plain_make -n chapter-1 HIP_PLATFORM=cpu DATASET_DIR=dataset
+    [[ "$output" == *$'\n''build/cpu/01-naive-gemm dataset 10 0.01 --check '$'\n''echo "short run: 10 of 100 iterations (ITERS=100 for the full run)"'* ]]
+    run plain_make -n chapter-9 HIP_PLATFORM=cpu DATASET_DIR=dataset
+    [[ "$output" == *$'\n''build/cpu/09-hidden-layer dataset 2  --check '$'\n''echo "short run: 2 of 10 epochs (EPOCHS=10 for the full run)"'* ]]
+    # the count given: no note; --check given: not twice
+    run plain_make -n chapter-1 HIP_PLATFORM=cpu DATASET_DIR=dataset ITERS=3 ARGS=--check
+    [[ "$output" == *$'\n''build/cpu/01-naive-gemm dataset 3 0.01  --check' ]]
+    run plain_make -n chapter-0 HIP_PLATFORM=cpu DATASET_DIR=dataset
+    [[ "$output" != *"--check"* && "$output" != *"short run"* ]]
+    run plain_make -n chapter-1 HIP_PLATFORM=nvidia NVCC=nvcc DATASET_DIR=dataset
+    [[ "$output" == *$'\n''build/nvidia/01-naive-gemm dataset 100 0.01  '$'\n''echo "to check it against chapter 00 (its first 5 iterations again on the host: seconds): make chapter-1 ARGS=--check"' ]]
+    run plain_make -n chapter-9 HIP_PLATFORM=nvidia NVCC=nvcc DATASET_DIR=dataset
+    [[ "$output" == *$'\n''build/nvidia/09-hidden-layer dataset 10  --check ' ]]
 }
