@@ -67,7 +67,7 @@ COMMON_INCLUDES := $(addprefix -I,$(file < common/include_dirs))
 DEPFLAGS = -MMD -MP -MF $@.dep -MT $@
 # make V=1: each compile and link command in full; otherwise one short line per file
 # (CC build/cpu/common/host/idx.o). A failing command's own messages print in full either way.
-quiet = $(if $(V),,@printf '  %-6s %s\n' '$(1)' '$@';)
+quiet = $(if $(V)$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-6s %s\n' '$(1)' '$@';)
 HIP_TOOL := $(if $(filter amd,$(HIP_PLATFORM)),HIPCC,$(if $(filter nvidia,$(HIP_PLATFORM)),NVCC,CXX))
 EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu $(COMMON_INCLUDES)
 CPU_BUILD := build/cpu$(WAVE_SUFFIX)$(SAN_SUFFIX)
