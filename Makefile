@@ -202,6 +202,7 @@ SHORT_RUN_NOTE_09-hidden-layer := 2 of 10 epochs (EPOCHS=10 for the full run)
 # the host seconds, longer than the GPU's whole run: the run ends saying how to ask for it.
 CHECK_CHEAP_09-hidden-layer := 1
 GIVEN_CHECK = $(filter --check,$(ARGS))
+CHECK_HINT = to check it against chapter 00 (its first 5 iterations again on the host: seconds): make chapter-$* ARGS=--check
 DEFAULT_CHECK = $(if $(and $(filter-out 00-%,$(CHAPTER)),$(or $(ON_EXECUTOR),$(CHECK_CHEAP_$(CHAPTER)))),$(if $(GIVEN_CHECK),,--check))
 chapter-%: ## build and train chapter N (ITERS or EPOCHS, LR, ARGS, DATASET)
 	@$(no_chapter)
@@ -211,8 +212,7 @@ chapter-%: ## build and train chapter N (ITERS or EPOCHS, LR, ARGS, DATASET)
 	@$(if $(SHORT_RUN),$(if $(ITERS)$(EPOCHS),,echo "note: the CPU executor runs kernels slowly, to check them: a short run by default"))
 	$(BUILD)/$(CHAPTER) $(DATASET_DIR) $(or $(RUN_ARGS_$(CHAPTER)),$(or $(ITERS),$(if $(SHORT_RUN),10,100)) $(LINEAR_LR)) $(DEFAULT_CHECK) $(ARGS)
 	@$(if $(SHORT_RUN),$(if $(ITERS)$(EPOCHS),,echo "short run: $(SHORT_RUN_NOTE)"))
-	@$(if $(filter-out 00-%,$(CHAPTER)),$(if $(DEFAULT_CHECK)$(GIVEN_CHECK),,echo "to check it against chapter 00 \
-	  (its first 5 iterations again on the host: seconds): make chapter-$* ARGS=--check"))
+	@$(if $(filter-out 00-%,$(CHAPTER)),$(if $(DEFAULT_CHECK)$(GIVEN_CHECK),,echo "$(CHECK_HINT)"))
 
 # The chapter before, by number. Extension chapters (09 on) train another model.
 PREVIOUS = $(call chapter_dir,$(shell expr 0$(firstword $(subst -, ,$(CHAPTER))) - 1))
