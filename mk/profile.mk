@@ -21,15 +21,14 @@ racecheck-%: ## chapter N's kernels checked on the executor for races and uninit
 	@echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): $(RACECHECK_CLEAN)"
 RACECHECK_CLEAN = no race and no uninitialised shared-memory read in $(RACECHECK_ITERS) iterations on \
   $(subst $(space), and ,$(strip $(RACECHECK_LIMITS))) images
-# Two runs, each ending in a partial tile: on 1,037 images (17 x 61) the persistent grids of
-# chapters 07 and 08 leave some blocks with no tile, on 10,007 (prime) every block of chapter 08 has
-# two or more, so both paths of a block are checked. The check costs 9 bytes per device
-# byte and 9-26 s a chapter at 10,007 images on the 2-core machine, a few seconds at 1,037. Chapter
-# 09's two epochs also run the 10,000 test images, whatever the limit: 107 s at 10,000 images,
-# 39-45 s at 1,037 (common/cpu/README.md), so it runs at 1,037 alone. RACECHECK_IMAGES or ARGS
-# given: one run, as asked.
+# Two runs, each ending in a partial tile: on 1,037 images (17 x 61) the persistent grids of chapters
+# 07 and 08 leave some blocks with no tile; on 10,007 (prime) every block of chapter 08 has two or more.
+# The check costs 9 bytes per device byte: 9-26 s a chapter at 10,007 images on the 2-core machine, a
+# few seconds at 1,037. Chapter 09's epochs also run the 10,000 test images, whatever the limit (107 s
+# at 10,000 images, 39-45 s at 1,037: common/cpu/README.md), so it runs at 1,037 alone. RACECHECK_IMAGES
+# or ARGS given: one run, as asked.
 RACECHECK_LIMITS = $(or $(RACECHECK_IMAGES),$(if $(filter 09-%,$(CHAPTER)),1037,$(if $(ARGS),10007,1037 10007)))
-space := $(subst ,, )
+space := $(subst ,, )# one space, and a newline between recipe lines made by foreach
 define newline
 
 
