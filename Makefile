@@ -67,7 +67,9 @@ COMMON_INCLUDES := $(addprefix -I,$(file < common/include_dirs))
 DEPFLAGS = -MMD -MP -MF $@.dep -MT $@
 # make V=1: each compile and link command in full; otherwise one short line per file
 # (CC build/cpu/common/host/idx.o). A failing command's own messages print in full either way.
-quiet = $(if $(V)$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-6s %s\n' '$(1)' '$@';)
+# make -s prints neither; make -n the commands alone.
+quiet = $(if $(V)$(findstring s,$(MAKE_LETTERS))$(findstring n,$(MAKE_LETTERS)),,@printf '  %-6s %s\n' '$(1)' '$@';)
+MAKE_LETTERS = $(firstword -$(MAKEFLAGS))# make's one-letter options, as -ks
 HIP_TOOL := $(if $(filter amd,$(HIP_PLATFORM)),HIPCC,$(if $(filter nvidia,$(HIP_PLATFORM)),NVCC,CXX))
 EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu $(COMMON_INCLUDES)
 CPU_BUILD := build/cpu$(WAVE_SUFFIX)$(SAN_SUFFIX)
@@ -234,14 +236,17 @@ isa-%: ## chapter N's GPU_ARCH assembly in ISA_DIR, names demangled, each source
 	@HIPCC="$(HIPCC)" bash common/scripts/isa.sh $(CHAPTER) $(ISA_DIR)/$(CHAPTER).$(GPU_ARCH).s $(GPU_ARCH) $(HIPCCFLAGS)
 clean: ## remove build/
 	rm -rf build
-# A target that no rule makes: on the command line, a typo (make chaptr-1), answered with the
-# nearest target make help lists; as another's prerequisite, a file that is not there.
-.DEFAULT:
-	@$(if $(filter $@,$(MAKECMDGOALS)),suggestion=$$(awk -f mk/help.awk -v typo=$(call quote,$@) $(MAKE_FILES)); \
-	  printf "no target '%s'%s (make help lists them)\n" $(call quote,$@) "$${suggestion:+; did you mean '$$suggestion'?}", \
-	  printf "no file '%s' and no rule to make it\n" $(call quote,$@)) >&2; exit 2
 
 include mk/profile.mk mk/charts.mk mk/tests.mk
+
+# A goal no rule names (make chaptr-1; not a path, not a file): a typo, answered with the nearest
+# target make help lists instead of make's "No rule to make target"
+RULE_NAMES = $(shell sed -n 's/^\([a-z][a-z%-]*\( [a-z%-]*\)*\):.*/\1/p' $(MAKE_FILES))
+NAME_GOALS := $(foreach goal,$(MAKECMDGOALS),$(if $(findstring /,$(goal))$(findstring .,$(goal)),,$(goal)))
+UNKNOWN_GOALS := $(if $(NAME_GOALS),$(filter-out $(RULE_NAMES) $(wildcard $(NAME_GOALS)),$(NAME_GOALS)))
+$(UNKNOWN_GOALS):
+	@suggestion=$$(awk -f mk/help.awk -v typo=$(call quote,$@) $(MAKE_FILES)); printf "no target '%s'%s (make help lists them)\n" \
+	  $(call quote,$@) "$${suggestion:+; did you mean '$$suggestion'?}" >&2; exit 2
 
 # The header dependencies the compilers wrote (DEPFLAGS) beside this platform's objects, up to
 # four folders down; none before the first build, and none read for a goal that builds nothing.

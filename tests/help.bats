@@ -145,6 +145,11 @@ reader_targets() {
     run plain_make xyzzy HIP_PLATFORM=cpu
     [ "$status" -eq 2 ]
     [ "${lines[0]}" = "no target 'xyzzy' (make help lists them)" ]
+    # only goals no rule names: make -B (every file remade, sources and
+    # makefiles too) goes on as before
+    run plain_make -n -B HIP_PLATFORM=cpu build/cpu/common/host/idx.o
+    [ "$status" -eq 0 ]
+    [[ "$output" == *" -c common/host/idx.c -o build/cpu/common/host/idx.o"* ]]
     # a chapter that is not there still lists the chapters
     run plain_make chapter-10 HIP_PLATFORM=cpu
     [ "$status" -eq 2 ]
