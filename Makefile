@@ -62,16 +62,22 @@ NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -Xcompiler -Wall
 # common/'s folders on the include path (common/include_dirs: the one list, the scripts read it too)
 COMMON_INCLUDES := $(addprefix -I,$(file < common/include_dirs))
 # Each object's own header dependencies (-MMD -MP, into OBJECT.dep beside it; read at the end),
-# written under another name and renamed once whole: a make run beside a compile never reads half of one
-DEPFLAGS = -MMD -MP -MF $@.dep.tmp -MT $@
-DEP_COMMIT = mv -f $@.dep.tmp $@.dep
+# written by the compiler under their own name at the end of a compile: an interrupted build leaves
+# no temporary file behind, and make deletes the object it had not finished, so the next one remakes both
+DEPFLAGS = -MMD -MP -MF $@.dep -MT $@
+# make V=1: each compile and link command in full; otherwise one short line per file
+# (CC build/cpu/common/host/idx.o). A failing command's own messages print in full either way.
+# make -s prints neither; make -n the commands alone.
+quiet = $(if $(V)$(findstring s,$(MAKE_LETTERS))$(findstring n,$(MAKE_LETTERS)),,@printf '  %-6s %s\n' '$(1)' '$@';)
+MAKE_LETTERS = $(firstword -$(MAKEFLAGS))# make's one-letter options, as -ks
+HIP_TOOL := $(if $(filter amd,$(HIP_PLATFORM)),HIPCC,$(if $(filter nvidia,$(HIP_PLATFORM)),NVCC,CXX))
 EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu $(COMMON_INCLUDES)
 CPU_BUILD := build/cpu$(WAVE_SUFFIX)$(SAN_SUFFIX)
 TRACE_BUILD := build/trace$(WAVE_SUFFIX)
 ifeq ($(HIP_PLATFORM)$(TRACE),cpu)
 BUILD := $(CPU_BUILD)
 HIP_COMPILE = $(CXX) $(CXXFLAGS) $(EXECUTOR_FLAGS)
-HIP_LINK = $(CXX) $(CXXFLAGS)
+HIP_LINK = $(call quiet,LD)$(CXX) $(CXXFLAGS)
 EXECUTOR := $(BUILD)/executor.o
 else ifeq ($(HIP_PLATFORM),cpu)
 # The trace build (common/cpu/README.md): a call to the executor before every load and store, no
@@ -81,18 +87,18 @@ HIP_COMPILE = clang++ -std=c++17 -O2 -g -gdwarf-4 -Wall -Wextra -DHIPCPU_TRACE=1
 INSTRUMENT := -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores \
   $(addprefix -mllvm -asan-,instrument-reads=0 instrument-writes=0 instrument-atomics=0 instrument-byval=0 globals=0 stack=0 \
     use-after-return=never use-after-scope=0) -fsanitize=address -fno-sanitize-address-use-odr-indicator
-HIP_LINK = clang++
+HIP_LINK = $(call quiet,LD)clang++
 EXECUTOR := $(BUILD)/executor.o
 PLATFORM_TOOLS := clang-tools
 else ifeq ($(HIP_PLATFORM),amd)
 BUILD := build/amd-$(GPU_ARCH)
 HIP_COMPILE = HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS) $(COMMON_INCLUDES)
-HIP_LINK = HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS)
+HIP_LINK = $(call quiet,LD)HIP_PLATFORM=amd $(HIPCC) $(HIPCCFLAGS)
 PLATFORM_TOOLS := hip-tools no-sanitizer
 else
 BUILD := build/nvidia
 HIP_COMPILE = $(NVCC) $(NVCCFLAGS) -x cu -Icommon/gpu/nvidia $(COMMON_INCLUDES)
-HIP_LINK = $(NVCC) $(NVCCFLAGS)
+HIP_LINK = $(call quiet,LD)$(NVCC) $(NVCCFLAGS)
 PLATFORM_TOOLS := nvcc-tool no-sanitizer
 endif
 
@@ -116,7 +122,7 @@ $(LAYER_LIBS) $(TIMEMODEL_LIB):
 GPU_HARNESS = $(BUILD)/common/harness/harness.o $(BUILD)/common/harness/kernel_times.o $(BUILD)/common/gpu/gpu_runtime.o $(EXECUTOR)
 HARNESS = $(BUILD)/common/linear/gpu_trainer.o $(GPU_HARNESS) $(BUILD)/reference_step.o
 HARNESS_00-cpu-reference := # plain C on every platform, linked by the C compiler
-LINK_00-cpu-reference = $(CC) $(CFLAGS)
+LINK_00-cpu-reference = $(call quiet,LD)$(CC) $(CFLAGS)
 HARNESS_09-hidden-layer = $(BUILD)/common/mlp/mlp_trainer.o $(GPU_HARNESS) # the MLP extension: epochs, its own LR
 RUN_ARGS_09-hidden-layer = $(or $(EPOCHS),$(if $(ON_EXECUTOR),2,10)) $(LR)
 PROFILE_ARGS_09-hidden-layer := --train-limit 1000 # make profile-9: a traced epoch of 60,000 images takes minutes
@@ -131,19 +137,19 @@ $(REFERENCES): $(BUILD)/%-reference: $(BUILD)/chapters/%/reference.o $(LAYER_LIB
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 $(BUILD)/%.o: %.hip | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) $(if $(filter chapters/%,$<),$(INSTRUMENT)) -c $< -o $@ && $(DEP_COMMIT)
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(DEPFLAGS) $(if $(filter chapters/%,$<),$(INSTRUMENT)) -c $< -o $@
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)
+	$(call quiet,CC)$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -c $< -o $@
 $(BUILD)/reference_step.o: chapters/00-cpu-reference/train.c # without its main, for --check
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) -DCPU_REFERENCE_STEP_ONLY $(COMMON_INCLUDES) -c $< -o $@ && $(DEP_COMMIT)
+	$(call quiet,CC)$(CC) $(CFLAGS) $(DEPFLAGS) -DCPU_REFERENCE_STEP_ONLY $(COMMON_INCLUDES) -c $< -o $@
 GENERATED := build/generated/chapters
 $(DERIVED:%=$(GENERATED)/%/train.hip): $(GENERATED)/%/train.hip: common/scripts/derive_chapter.sh $(wildcard chapters/*/train.hip) tests/broken_kernel.hip
-	bash common/scripts/derive_chapter.sh $* $@
+	$(call quiet,GEN)bash common/scripts/derive_chapter.sh $* $@
 $(BUILD)/chapters/%.o: $(GENERATED)/%.hip | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@ && $(DEP_COMMIT)
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@
 # The executor: one object per source (make -j compiles them side by side; a change rebuilds its
 # own), the tracer's sources in the trace build only, joined into one relocatable executor.o.
 # The link takes only the objects: a .dep left by an older build may name sources as prerequisites.
@@ -153,16 +159,18 @@ $(BUILD)/executor.o: $(patsubst %.S,$(BUILD)/%.o,$(EXECUTOR_SOURCES:%.cpp=$(BUIL
 	ld -r $(filter %.o,$^) -o $@
 $(BUILD)/common/cpu/%.o: common/cpu/%.cpp | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) -c $< -o $@ && $(DEP_COMMIT)
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/common/cpu/%.o: common/cpu/%.S
 	@mkdir -p $(@D)
-	$(CC) $(SAN_FLAGS) -c $< -o $@
+	$(call quiet,AS)$(CC) $(SAN_FLAGS) -c $< -o $@
+# The archive and the joined executor list every object they take: the quiet build shows neither command
+$(if $(V),,.SILENT: $(LAYER_LIBS) $(TIMEMODEL_LIB) $(BUILD)/executor.o $(REFERENCES))
 
 # The time model's program (common/cpu/model/): host C, the same on every platform
 TIMEMODEL := build/tools/timemodel
 $(TIMEMODEL): common/cpu/model/timemodel_cli.c common/cpu/model/timemodel.c common/cpu/model/timemodel_device.c common/cpu/model/timemodel.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
+	$(call quiet,CC)$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
 
 # The Debian packages each kind of target needs (common/scripts/require.sh installs them as root); a target asks
 # only for the groups it uses: make profile-N clang's (the trace build) and hipcc's (the model), not the tests'
@@ -182,30 +190,40 @@ no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
 chapter-% diff-% isa-% profile-% racecheck-%: CHAPTER = $(call chapter_dir,$*)
 HELP_TRAINS = $(if $(ON_EXECUTOR),chapter 00 $(or $(ITERS),100) iterations$(comma) a GPU chapter $(or $(ITERS),10),$(or \
   $(ITERS),100) iterations)$(comma) chapter 09 $(or $(EPOCHS),$(if $(ON_EXECUTOR),2,10)) epochs
+HELP_SUMMARY = So here (HIP_PLATFORM=$(HIP_PLATFORM)) make chapter-N trains $(HELP_TRAINS); make compare $(COMPARE_ITERS) \
+  iterations x $(REPEATS) run(s) a chapter
 MAKE_FILES = $(filter-out %.dep,$(MAKEFILE_LIST))# the Makefile and mk/*.mk, in the order make read them
 HELP_SETTINGS = $(shell sed -n 's/^\([A-Z_]*\) ?=.*\#.*/\1/p' $(MAKE_FILES))
 help: ## this list
-	@( echo "GPU programming tutorial: an MNIST classifier from plain C to gfx906. Chapters: $(CHAPTERS)"; \
-	  awk -F ':[^#]*## ' '/^[a-z][a-z%-]*( [a-z%-]+)*:.*## / { n = split($$1, name, " "); for (i = 1; i <= n; i++) { \
-	  sub(/%/, "N", name[i]); printf "  make %-17s %s\n", name[i], $$2 } }' $(MAKE_FILES); \
-	  echo "Settings (make chapter-3 ITERS=20 HIP_PLATFORM=cpu), with their values now:"; \
-	  env $(foreach v,$(HELP_SETTINGS),$(v)='$(subst ','\'',$($(v)))') awk -F ' *[?]= *' '/^[A-Z_]+ [?]=.*#/ { \
-	  sub(/^[^#]*# */, "", $$2); printf "  %-34s %s\n", $$1 "=" ENVIRON[$$1], $$2 }' $(MAKE_FILES); \
-	  echo "So here (HIP_PLATFORM=$(HIP_PLATFORM)) make chapter-N trains $(HELP_TRAINS); make compare $(COMPARE_ITERS) iterations x $(REPEATS) run(s) a chapter" \
-	) $(PIPE_CLOSED_OK)
+	@env $(foreach v,$(HELP_SETTINGS),$(v)=$(call quote,$($(v)))) awk -f mk/help.awk -v chapters='$(CHAPTERS)' \
+	  -v summary=$(call quote,$(HELP_SUMMARY)) $(MAKE_FILES) $(PIPE_CLOSED_OK)
 
 dataset: ## fetch and verify the four files into DATASET_DIR, creating it (never replaces a file that fails verification)
 	@$(if $(filter dataset,$(MAKECMDGOALS)),$(FETCH),$(FETCH_DATASET))
 build: $(addprefix $(BUILD)/,$(CHAPTERS)) ## build every chapter for HIP_PLATFORM
 
-# The chapter is checked before anything is fetched. A GPU chapter on the executor: a short run by default.
+# The chapter is checked before anything is fetched, and a GPU platform (compiler, driver, GPU)
+# before anything is built. A GPU chapter on the executor: a short run by default.
 SHORT_RUN = $(and $(ON_EXECUTOR),$(filter-out 00-%,$(CHAPTER)))
+SHORT_RUN_NOTE = $(or $(SHORT_RUN_NOTE_$(CHAPTER)),10 of 100 iterations (ITERS=100 for the full run))
+SHORT_RUN_NOTE_09-hidden-layer := 2 of 10 epochs (EPOCHS=10 for the full run)
+# A GPU chapter's run ends with its --check (its first 5 steps again on the host, against its CPU
+# reference) where that costs little: on the executor (chapter 01's short run: a sixth more CPU
+# time) and for chapter 09 (some 40 ms). Elsewhere chapter 00's 5 iterations on 60,000 images take
+# the host seconds, longer than the GPU's whole run: the run ends saying how to ask for it.
+CHECK_CHEAP_09-hidden-layer := 1
+GIVEN_CHECK = $(filter --check,$(ARGS))
+CHECK_HINT = to check it against chapter 00 (its first 5 iterations again on the host: seconds): make chapter-$* ARGS=--check
+DEFAULT_CHECK = $(if $(and $(filter-out 00-%,$(CHAPTER)),$(or $(ON_EXECUTOR),$(CHECK_CHEAP_$(CHAPTER)))),$(if $(GIVEN_CHECK),,--check))
 chapter-%: ## build and train chapter N (ITERS or EPOCHS, LR, ARGS, DATASET)
 	@$(no_chapter)
+	@$(if $(ON_EXECUTOR),,bash mk/platform_check.sh $(HIP_PLATFORM) $(call quote,$(if $(filter amd,$(HIP_PLATFORM)),$(HIPCC),$(NVCC))) $*)
 	@$(FETCH_DATASET)
 	@$(MAKE) --no-print-directory $(BUILD)/$(CHAPTER)
-	@$(if $(SHORT_RUN),$(if $(ITERS)$(EPOCHS),,echo "note: the CPU executor runs kernels to check them (slowly): a short run by default (ITERS=100 or EPOCHS=10: the full one)"))
-	$(BUILD)/$(CHAPTER) $(DATASET_DIR) $(or $(RUN_ARGS_$(CHAPTER)),$(or $(ITERS),$(if $(SHORT_RUN),10,100)) $(LINEAR_LR)) $(ARGS)
+	@$(if $(SHORT_RUN),$(if $(ITERS)$(EPOCHS),,echo "note: the CPU executor runs kernels slowly, to check them: a short run by default"))
+	$(BUILD)/$(CHAPTER) $(DATASET_DIR) $(or $(RUN_ARGS_$(CHAPTER)),$(or $(ITERS),$(if $(SHORT_RUN),10,100)) $(LINEAR_LR)) $(DEFAULT_CHECK) $(ARGS)
+	@$(if $(SHORT_RUN),$(if $(ITERS)$(EPOCHS),,echo "short run: $(SHORT_RUN_NOTE)"))
+	@$(if $(filter-out 00-%,$(CHAPTER)),$(if $(DEFAULT_CHECK)$(GIVEN_CHECK),,echo "$(CHECK_HINT)"))
 
 # The chapter before, by number. Extension chapters (09 on) train another model.
 PREVIOUS = $(call chapter_dir,$(shell expr 0$(firstword $(subst -, ,$(CHAPTER))) - 1))
@@ -229,6 +247,15 @@ clean: ## remove build/
 	rm -rf build
 
 include mk/profile.mk mk/charts.mk mk/tests.mk
+
+# A goal no rule names (make chaptr-1; not a path, not a file): a typo, answered with the nearest
+# target make help lists instead of make's "No rule to make target"
+RULE_NAMES = $(shell sed -n 's/^\([a-z][a-z%-]*\( [a-z%-]*\)*\):.*/\1/p' $(MAKE_FILES))
+NAME_GOALS := $(foreach goal,$(MAKECMDGOALS),$(if $(findstring /,$(goal))$(findstring .,$(goal)),,$(goal)))
+UNKNOWN_GOALS := $(if $(NAME_GOALS),$(filter-out $(RULE_NAMES) $(wildcard $(NAME_GOALS)),$(NAME_GOALS)))
+$(UNKNOWN_GOALS):
+	@suggestion=$$(awk -f mk/help.awk -v typo=$(call quote,$@) $(MAKE_FILES)); printf "no target '%s'%s (make help lists them)\n" \
+	  $(call quote,$@) "$${suggestion:+; did you mean '$$suggestion'?}" >&2; exit 2
 
 # The header dependencies the compilers wrote (DEPFLAGS) beside this platform's objects, up to
 # four folders down; none before the first build, and none read for a goal that builds nothing.

@@ -1,6 +1,6 @@
 # The settings a reader gives (make chapter-3 ITERS=20), each with its meaning
 # after the #: make help lists them with their values. Included first by the Makefile.
-HIP_PLATFORM ?=# amd (hipcc), nvidia (nvcc) or cpu (the CPU executor); unset: detected
+HIP_PLATFORM ?=# amd (hipcc), nvidia (nvcc) or cpu (the CPU executor); unset: the one this machine has
 ITERS ?=# iterations per run (chapter-N, compare); unset: 100; on the CPU executor 10 (a GPU chapter) or 2 (compare)
 EPOCHS ?=# chapter 09's epochs (chapter-9); unset: 10, or 2 on the CPU executor
 LR ?=# learning rate; unset: the chapter's own: 0.01, or 0.005 on Fashion-MNIST, where 0.01 diverges
@@ -13,9 +13,10 @@ NV_ARCH ?= sm_90# the NVIDIA target (-arch)
 WAVE ?= 64# the CPU executor's wave size: 64 (as gfx906) or 32
 TRACE ?=# 1: the CPU executor's trace build (make profile-N and racecheck-N set it)
 SANITIZE ?=# e.g. address,undefined: the host code and the CPU executor builds under sanitizers
+V ?=# 1: print each compile and link command in full; unset: one short line a file
 HIPCC ?= hipcc# the AMD compiler
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))# the NVIDIA compiler
-RACECHECK_IMAGES ?=# make racecheck-N: images; unset: 10007, or 1037 for chapter 09 (its epochs also run the 10,000 test images)
+RACECHECK_IMAGES ?=# make racecheck-N: images; unset: 1037 and 10007 (two runs), or 1037 for chapter 09 (its epochs also run the 10,000 test images)
 RACECHECK_ITERS ?= 2# make racecheck-N: iterations
 SAMPLE ?=# make profile (FILE= or -N): trace about N blocks of each bigger launch, counts scaled to the grid; unset: every block
 RESOURCE_TSV ?= build/resources/resources.tsv# make resources' table
@@ -23,12 +24,13 @@ ISA_DIR ?= build/isa# make isa-N's folder
 REPEATS ?= $(if $(filter cpu,$(HIP_PLATFORM)),1,3)# make compare: runs per chapter (median, spread); unset: 3, 1 on the executor
 COMPARE_LIMIT ?=# make compare: --train-limit (empty: all 60,000 images)
 PLOT_LIMIT ?=# make plots: --train-limit (empty: all)
-COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)# make compare's chapters: the linear model's (09 on train another, per epoch)
+COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)# make compare's chapters; unset: 00 to 08, which train the same model (09 trains a bigger one, by epochs)
 KERNEL_TIMES ?=# make compare: a TSV file for each GPU chapter's --kernel-times medians
 COMPARE_DIR ?= build/compare# make compare's table and charts
 GPU_REPORT_DIR ?= build/gpu-report# make gpu-report's folder (new or empty: nothing in it is overwritten)
 GPU_REPORT_ARGS ?=# make gpu-report's options (common/scripts/gpu_report.sh), e.g. --limit 200 --iters 2
 DIR ?=# make gpu-import: the make gpu-report folder to fold in
+GPU_IMPORT_ARGS ?=# make gpu-import's options: --allow-executor folds in a report made on the CPU executor
 PLOTS_DIR ?= build/plots# make plots' charts
 PLOT_CHAPTER ?= $(if $(filter cpu,$(HIP_PLATFORM)),00,08)# make plots' chapter
 PLOT_ITERS ?= $(if $(filter cpu,$(HIP_PLATFORM)),200,300)# make plots' iterations

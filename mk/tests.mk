@@ -10,21 +10,21 @@ TEST_LINK_test_timemodel = $(TIMEMODEL_LIB)
 test_link = $(if $(filter undefined,$(origin TEST_LINK_$(1))),$(LAYER_LIBS),$(TEST_LINK_$(1)))
 $(TEST_BUILD)/%: tests/%.c $$(call test_link,$$*) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(call test_link,$*) -lcmocka $(LDLIBS) -o $@ && $(DEP_COMMIT)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(call test_link,$*) -lcmocka $(LDLIBS) -o $@
 COMPARE_TOOLS := $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/compare_*.c))
 $(COMPARE_TOOLS): $(TEST_BUILD)/%: tests/%.c $(LAYER_LIBS) # the checks' tools (make tune's too): no cmocka
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(LAYER_LIBS) $(LDLIBS) -o $@ && $(DEP_COMMIT)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(COMMON_INCLUDES) -Ichapters $< $(LAYER_LIBS) $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/%.cpp tests/executor_helpers.h $(EXECUTOR) | test-tools $(PLATFORM_TOOLS) # the executor's (and trace build's)
 	@mkdir -p $(@D)
-	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@.o && $(DEP_COMMIT)
+	$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) -c $< -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) -lcmocka $(LDLIBS) -o $@
 
 # libFuzzer on the loaders, always with ASan and UBSan (tests/fuzz.sh: its work folders)
 FUZZER := build/tests/fuzz_loader
 $(FUZZER): tests/fuzz_loader.c common/host/idx.c common/host/mnist.c common/host/errors.c | clang-tools
 	@mkdir -p $(@D)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(DEPFLAGS) $(COMMON_INCLUDES) $(filter %.c,$^) -o $@ && $(DEP_COMMIT)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(DEPFLAGS) $(COMMON_INCLUDES) $(filter %.c,$^) -o $@
 fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict line, the log in FUZZ_LOG
 	@bash tests/fuzz.sh $(FUZZER) '$(FUZZ_SECONDS)' $(FUZZ_LOG) build/fuzz_crashes build/fuzz_work tests/fuzz_corpus
 

@@ -38,6 +38,33 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
     [ "$status" -eq 2 ]
     [ "$output" = "09-hidden-layer: unknown option '--hiden' (did you mean --hidden? see --help)" ]
 }
+# --iters (as in make chapter-1 ARGS="--iters 5"): the count is an argument,
+# and make's setting for it is ITERS (EPOCHS for chapter 09): both are said.
+@test "unknown option like --iters: the argument it is, and make's setting" {
+    run "$TRAIN" "$DATASET_DIR" --iters 5
+    [ "$status" -eq 2 ]
+    [ "${lines[0]}" = "00-cpu-reference: unknown option '--iters' (see --help)" ]
+    [ "${lines[1]}" = "  give ITERATIONS after DATASET_DIR; with make: ITERS=N" ]
+    run "$(chapter_binary 09)" "$DATASET_DIR" --iterations=5
+    [ "$status" -eq 2 ]
+    [ "${lines[0]}" = "09-hidden-layer: unknown option '--iterations=5' (see --help)" ]
+    [ "${lines[1]}" = "  give EPOCHS after DATASET_DIR (or --epochs N); with make: EPOCHS=N" ]
+    within_80_columns "$output"
+}
+# Run by hand from a chapter's folder, DATASET_DIR as from the top one: the
+# trainer says where it looked and the way to the repository's top folder.
+@test "a dataset folder given as from the top folder, run from a chapter's folder: where it looked, and how" {
+    local binary="$PWD/$TRAIN" top="$PWD"
+    cd chapters/03-*
+    run "$binary" dataset 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$(unwrap "$output")" == *"dataset: no such folder in $PWD; the repository's top folder is ../.., with ../../dataset: give ../../dataset, or run from there (make -C ../.. chapter-N)"* ]]
+    run "$binary" no-such-data 1
+    [[ "$(unwrap "$output")" == *"no-such-data: no such folder in $PWD; the repository's top folder is ../..: run from there (make -C ../.. chapter-N; make -C ../.. dataset downloads MNIST)"* ]]
+    within_80_columns "$output"
+    cd "$top"
+}
 @test "ITERATIONS 0, negative, too large, not an integer" {
     for bad in 0 -5 1000001 abc 1.5 "" 99999999999999999999; do
         expect_usage_error "ITERATIONS must be an integer in 1..1000000, got '$bad'" "$DATASET_DIR" "$bad"

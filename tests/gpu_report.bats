@@ -37,6 +37,11 @@ setup() {
     for step in env build check compare tune chapter09; do
         grep -q "^$step"$'\tok\t' "$REPORT/report.tsv" || { grep "^$step" "$REPORT/report.tsv"; return 1; }
     done
+    # the tune step's note is a whole sentence, and the closing hint the make
+    # command that folds in this report, made on the executor
+    grep -q $'^tune\tok\t[0-9]*\ton the CPU executor the times say nothing about a GPU; each set is only checked$' \
+        "$REPORT/report.tsv"
+    grep -q "; make gpu-import DIR=$REPORT GPU_IMPORT_ARGS=--allow-executor folds it in\$" "$BATS_FILE_TMPDIR/report.out"
     grep -q $'^sanitize\tskipped\t0\tcompute-sanitizer is NVIDIA\'s; platform cpu$' "$REPORT/report.tsv"
     grep -q $'^ncu\tskipped\t0\t' "$REPORT/report.tsv"
     grep -q $'^validation\tskipped\t0\t' "$REPORT/report.tsv"

@@ -8,8 +8,8 @@
 # common/gpu/gpu_runtime.h. Skipped where the compiler is
 # missing or the GPU is there. From a clean build/, the two builds took 12 s
 # (AMD) and a few seconds (NVIDIA) on the 2-core development machine.
-# HIP_PLATFORM in the environment, on a fresh clone, reaches chapter-N's
-# sub-make (17 s: one NVIDIA build of chapter 01 from nothing).
+# make chapter-N itself stops before building where the platform's compiler,
+# driver or GPU is missing, and names which.
 
 load helpers
 load small_dataset
@@ -57,28 +57,47 @@ expect_no_gpu() {
     expect_no_gpu build/nvidia/09-hidden-layer 9 NVIDIA CUDA cudaGetDeviceCount
 }
 
-# HIP_PLATFORM in the environment (not on make's command line) on a fresh
-# clone, no build/ yet: chapter-N's sub-make must get the same platform, not
-# detect another and stop with "No rule to make target 'build/nvidia/...'".
-@test "HIP_PLATFORM=nvidia make chapter-1 (in the environment), fresh clone, no GPU: the no-GPU message" {
-    local nvcc=${NVCC:-$(command -v nvcc || true)}
-    if [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc; fi
-    [ -n "$nvcc" ] || skip "nvcc is not installed"
-    if ls /dev/nvidia[0-9]* >/dev/null 2>&1 || nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
-        skip "an NVIDIA GPU is visible here"
+# make chapter-N checks a GPU platform before it builds anything: the
+# compiler, the driver and a GPU of that kind, each one missing named (not
+# nvcc's build and then "CUDA driver version is insufficient"), and the CPU
+# executor offered. HIP_PLATFORM in the environment, on a fresh clone.
+@test "HIP_PLATFORM=nvidia make chapter-1 (in the environment), fresh clone, no driver: says what is missing, builds nothing" {
+    if [ -e /proc/driver/nvidia/version ] || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+        skip "an NVIDIA driver is installed here"
     fi
-    # make chapter-N verifies the dataset first: the real one, by its absolute path
-    [ -f "$DATASET_DIR/train-images-idx3-ubyte" ] || skip "$DATASET_DIR has no MNIST: run make dataset first"
-    local clone="$BATS_TEST_TMPDIR/clone" data
-    data=$(cd "$DATASET_DIR" && pwd)
+    local clone="$BATS_TEST_TMPDIR/clone"
     fresh_copy "$clone"
     cd "$clone"
-    HIP_PLATFORM=nvidia NVCC="$nvcc" run plain_make chapter-1 DATASET_DIR="$data" SANITIZE=
+    HIP_PLATFORM=nvidia run plain_make chapter-1 NVCC=/bin/true DATASET_DIR="$NO_GPU_DATA"
     echo "$output"
-    [ "$status" -ne 0 ]
-    [[ "$output" != *"No rule to make target"* ]]
-    [[ "$output" == *"01-naive-gemm: no NVIDIA GPU is visible to the CUDA runtime (cudaGetDeviceCount: "* ]]
-    [[ "$output" == *"01-naive-gemm: without a GPU, train chapter 01 on the CPU executor: make chapter-1 HIP_PLATFORM=cpu"* ]]
+    [ "$status" -eq 2 ]
+    [ "${lines[0]}" = "HIP_PLATFORM=nvidia, but this machine cannot run it; nothing was built:" ]
+    [[ "$output" == *$'\n'"  no NVIDIA driver: no /proc/driver/nvidia/version, no libcuda.so.1"$'\n'* ]]
+    [[ "$output" == *$'\n'"To train on the CPU executor instead: make chapter-1 HIP_PLATFORM=cpu"$'\n'* ]]
+    [[ "$output" != *"no nvcc"* ]]
+    [ ! -e build ]
+    # and no compiler: named too
+    HIP_PLATFORM=nvidia run plain_make chapter-1 NVCC= DATASET_DIR="$NO_GPU_DATA"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *$'\n'"  no nvcc: install the CUDA toolkit, or name it with NVCC="$'\n'* ]]
+    [ ! -e build ]
+}
+
+@test "HIP_PLATFORM=amd make chapter-1 without /dev/kfd: says what is missing, builds nothing" {
+    [ ! -e /dev/kfd ] || skip "/dev/kfd exists: this machine has the ROCm driver"
+    local clone="$BATS_TEST_TMPDIR/clone"
+    fresh_copy "$clone"
+    cd "$clone"
+    run plain_make chapter-1 HIP_PLATFORM=amd HIPCC=/bin/true DATASET_DIR="$NO_GPU_DATA"
+    echo "$output"
+    [ "$status" -eq 2 ]
+    [ "${lines[0]}" = "HIP_PLATFORM=amd, but this machine cannot run it; nothing was built:" ]
+    [[ "$output" == *$'\n'"  no ROCm driver: no /dev/kfd (the amdgpu kernel driver's compute device)"$'\n'* ]]
+    [[ "$output" != *"no hipcc"* ]]
+    [[ "$output" == *"make chapter-1 HIP_PLATFORM=cpu"* ]]
+    run plain_make chapter-1 HIP_PLATFORM=amd HIPCC=no-such-hipcc DATASET_DIR="$NO_GPU_DATA"
+    [[ "$output" == *$'\n'"  no hipcc: install ROCm's HIP compiler, or name it with HIPCC="$'\n'* ]]
+    [ ! -e build ]
 }
 
 # The other way round: HIP_PLATFORM=cpu in the environment where an NVIDIA GPU

@@ -9,7 +9,7 @@
 # on 3,907 images (prime: every chapter's last tile is partial), 1 iteration
 # at wave 64: 62 tiles for chapter 08's 60 blocks, 489 for chapter 07's,
 # and more image tiles in each gradient of 03-06, for about 9 s in all
-# (make racecheck-N's default of 10,007 images takes 9-26 s a chapter).
+# (make racecheck-N runs at 1,037 and at 10,007 images: 9-26 s a chapter).
 # Chapter 08 with the barrier before its loss sum deleted must be caught.
 # `make test` builds the trace binaries (TRACE=1, at WAVE=64 and WAVE=32).
 
@@ -150,11 +150,27 @@ caught_missing_barrier() {
     [[ "$output" == *"diverged"* ]]
 }
 
-@test "racecheck: make racecheck-8 passes on the chapter as it is" {
+@test "racecheck: make racecheck-8 passes on the chapter as it is, on 1,037 and on 10,007 images" {
     run make --no-print-directory racecheck-8 RACECHECK_ITERS=1
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"racecheck: 08-tuned-gfx906 is clean at wave 64"* ]]
+    [[ "$output" == *"racecheck: 08-tuned-gfx906 is clean at wave 64: no race and no uninitialised shared-memory read in 1 iterations on 1037 and 10007 images"* ]]
+}
+
+# By default make racecheck-N runs twice: on 1,037 images, where blocks of
+# chapters 07 and 08 get no tile, and on 10,007, where every block of 08 gets
+# two or more; one run when the images or ARGS are given, and chapter 09 (its
+# epochs evaluate 10,000 test images as well) at 1,037 alone.
+@test "racecheck: make racecheck-N's runs: 1,037 and 10,007 images unless told (make -n)" {
+    runs() {
+        run make --no-print-directory -n "$@" DATASET_DIR=dataset
+        grep -o -- '--train-limit [0-9]*' <<<"$output" | tr '\n' ' '
+    }
+    [ "$(runs racecheck-8)" = "--train-limit 1037 --train-limit 10007 " ]
+    [ "$(runs racecheck-3)" = "--train-limit 1037 --train-limit 10007 " ]
+    [ "$(runs racecheck-8 RACECHECK_IMAGES=3907)" = "--train-limit 3907 " ]
+    [ "$(runs racecheck-8 ARGS=--quiet)" = "--train-limit 10007 " ]
+    [ "$(runs racecheck-9)" = "--train-limit 1037 " ]
 }
 
 # The chapters above are written out (bats registers only the @test lines it

@@ -59,8 +59,9 @@ reference="$TUNE_DIR/reference-1037"
 echo "make tune: chapter 08 on platform $HIP_PLATFORM, $TUNE_ITERS iterations on ${TUNE_LIMIT:-all} images per set:"
 echo "           $timed of them timed, after $((TUNE_ITERS - timed)) warm-up; median and min are over those $timed"
 if [ "$HIP_PLATFORM" = cpu ]; then
-    echo "note: this is the CPU executor. Its times say nothing about a GPU: this run only"
-    echo "      checks that every set builds, runs and matches chapter 00. Tune on a GPU."
+    # one whole sentence on the note: line, which make gpu-report quotes alone
+    echo "note: on the CPU executor the times say nothing about a GPU; each set is only checked"
+    echo "      (it builds, runs and matches chapter 00). Tune on a GPU."
 fi
 
 for set in $TUNE_SETS; do

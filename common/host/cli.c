@@ -283,6 +283,14 @@ static void unknown_option(const char *arg, const struct option *options, int co
     if (closest && length > 0 && closest_edits * 3 <= strlen(closest))
         fprintf(stderr, "%s: unknown option '%s' (did you mean --%s? see --help)\n", program_name,
                 arg, closest);
+    else if (strncmp(name, "iter", 4) == 0 || strncmp(name, "epoch", 5) == 0) {
+        /* the count is an argument, and make's setting has another name: say both */
+        const char *option = chapter_cli ? chapter_cli->iterations_option : NULL;
+        fprintf(stderr, "%s: unknown option '%s' (see --help)\n  give %s after DATASET_DIR%s%s%s; "
+                "with make: %s=N\n", program_name, arg, iterations_name(), option ? " (or " : "",
+                option ? option : "", option ? " N)" : "",
+                strcmp(iterations_name(), "ITERATIONS") == 0 ? "ITERS" : iterations_name());
+    }
     else
         fprintf(stderr, "%s: unknown option '%s' (see --help)\n", program_name, arg);
     exit(CLI_USAGE_STATUS);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MNIST_PATH_SIZE 4096
 
@@ -107,6 +108,23 @@ static int load_set(const char *directory, const char *images_file, const char *
     return 0;
 }
 
+/* A relative DATASET_DIR that is not here, run from inside the repository (a chapter's
+ * folder): `up` receives the way to the repository's top folder ("../.." ; the one above
+ * that holds dataset/fetch.sh). Returns 0 where there is none. */
+static int repository_above(const char *directory, char *up, size_t size)
+{
+    struct stat info;
+    char probe[PATH_MAX];
+    if (directory[0] == '/' || size < 3) return 0;
+    up[0] = '\0';
+    for (int level = 1; level <= 8 && strlen(up) + 3 < size; level++) {
+        strcat(up, level == 1 ? ".." : "/..");
+        snprintf(probe, sizeof probe, "%s/dataset/fetch.sh", up);
+        if (stat(probe, &info) == 0) return 1;
+    }
+    return 0;
+}
+
 int mnist_load(const char *directory, mnist_data *out, char *err, size_t err_size)
 {
     char train_path[MNIST_PATH_SIZE], test_path[MNIST_PATH_SIZE];
@@ -117,6 +135,19 @@ int mnist_load(const char *directory, mnist_data *out, char *err, size_t err_siz
     memset(out, 0, sizeof *out);
 
     if (stat(directory, &info) != 0) {
+        /* Where it looked, and the way to the repository's top folder, where make and the
+         * trainers' paths start */
+        char up[64], here[PATH_MAX], there[PATH_MAX + 64];
+        if (errno == ENOENT && repository_above(directory, up, sizeof up) && getcwd(here, sizeof here)) {
+            snprintf(there, sizeof there, "%s/%s", up, directory);
+            if (stat(there, &info) == 0)
+                return error_set(err, err_size, "%s: no such folder in %s; the repository's top folder is "
+                                 "%s, with %s: give %s, or run from there (make -C %s chapter-N)",
+                                 directory, here, up, there, there, up);
+            return error_set(err, err_size, "%s: no such folder in %s; the repository's top folder is %s: "
+                             "run from there (make -C %s chapter-N; make -C %s dataset downloads MNIST)",
+                             directory, here, up, up, up);
+        }
         /* Name the command that fills this folder: plain `make dataset` fills dataset/ only. */
         if (errno == ENOENT && (strcmp(directory, "dataset") == 0 || strcmp(directory, "dataset/") == 0))
             return error_set(err, err_size,

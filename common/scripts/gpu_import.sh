@@ -48,7 +48,7 @@ platform=$(value platform) device=$(value device) date=$(value date) driver=$(va
 compiler=$(value nvcc)
 [ "$platform" != amd ] || compiler=$(value hipcc)
 if [ "$platform" = cpu ] && [ -z "$allow_executor" ]; then
-    die "$dir was made on the CPU platform: its times are the executor's, not a GPU's (--allow-executor to import it anyway)"
+    die "$dir was made on the CPU platform: its times are the executor's, not a GPU's (--allow-executor to import it anyway; with make: GPU_IMPORT_ARGS=--allow-executor)"
 fi
 [ -s "$dir/compare.tsv" ] || die "$dir/compare.tsv is empty: the report's compare step did not run ($(awk -F '\t' '$1 == "compare" { print $2 ": " $4 }' "$dir/report.tsv"))"
 head -n 1 "$dir/compare.tsv" | grep -q $'^chapter\tplatform\tdevice\t' || die "$dir/compare.tsv is not make compare's table"

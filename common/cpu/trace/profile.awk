@@ -132,7 +132,8 @@ END {
         row = sprintf(kfmt " %5s", "one " unit, "")
         for (j = 1; j <= ndev; j++) row = row sprintf(" %10s %-8s %10s", ms(tg[devices[j]]), "", ms(fg[devices[j]]))
         print row
-        printf "fill: waves per launch against gfx906's SIMDs x the waves per SIMD its registers and LDS allow.\n"
+        printf "fill: how much of gfx906 a launch can keep busy: its waves, against the waves all its SIMDs\n"
+        printf "      hold at once (as many each as the kernel's registers and LDS leave room for).\n"
         printf "\nWhy, per kernel and device (the binding term, then every term's share of the modelled time):\n"
         split("dram l2 l1 lds valu salu smem vmem branch issue latency atomic", terms, " ")
         for (r = 1; r <= n; r++) {
