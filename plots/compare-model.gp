@@ -44,7 +44,10 @@ set ytics nomirror
 set mytics 10
 set grid ytics mytics lc rgb "#dddddd" lw 1, lc rgb "#f2f2f2" lw 1
 set key top right box opaque samplen 2
-set bmargin 6
+set bmargin 9
+# The key to the terms a bar is labelled with (common/cpu/model/README.md derives each).
+set label 1 "what binds (the label under each time): latency = memory round trips and barriers the waves cannot overlap;  lds = shared-memory bank cycles;\nl1, l2, dram = bytes through that level;  valu, salu, issue = instructions (vector, scalar, all through one dispatcher);  atomic = atomics on one address, one after another" \
+    at screen 0.01, screen 0.045 left font ",9" tc rgb "#333333"
 set logscale y 10
 set format y "%g"
 set ylabel "ms per iteration (model, log scale)"
@@ -55,7 +58,7 @@ term(bound) = strstrt(bound, ": ") > 0 ? bound[strstrt(bound, ": ") + 2:] : boun
 label(ms, bound) = sprintf("%.3g\n%s", ms, term(bound))
 plot data using ($0 - w / 2):"model_gfx906_ms":(w):xtic(strcol("chapter")) with boxes lc rgb "#c0392b" \
         title "gfx906 (Radeon Pro VII / MI50), hipcc 5.2's code", \
-     data using ($0 + w / 2):"model_h100_ms":(w) with boxes lc rgb "#7f8c8d" title "H100 SXM (gfx906's instruction mix)", \
+     data using ($0 + w / 2):"model_h100_ms":(w) with boxes lc rgb "#7f8c8d" title "H100 SXM, nvcc's sm_90 code", \
      data using ($0 - w / 2):"floor_gfx906_ms":(w / 2) with xerrorbars pt -1 lw 2 lc rgb "black" \
         title "physical floor: unique bytes at full bandwidth, FLOPs at peak, launches", \
      data using ($0 + w / 2):"floor_h100_ms":(w / 2) with xerrorbars pt -1 lw 2 lc rgb "black" notitle, \

@@ -102,10 +102,12 @@ if [ -z "$profiles" ]; then
     exit 0
 fi
 [ "$format" = none ] || mv "$timed_picture" "$out_dir/compare-executor.$format"
+# The model's chart also under its own name: make gpu-import redraws compare.png from a GPU's times.
+[ "$format" = none ] || cp "$out_dir/compare.$format" "$out_dir/compare-model.$format"
 mv "$work/model.tsv" "$out_dir/compare-model.tsv"
 mv "$work/counters.tsv" "$out_dir/compare-counters.tsv"
 echo "$wrote"
-echo "compare: wrote $out_dir/compare-model.tsv and $out_dir/compare.$format (modelled from the executor's counts)," \
+echo "compare: wrote $out_dir/compare-model.tsv and $out_dir/compare.$format (also compare-model.$format: modelled from the executor's counts)," \
     "$out_dir/compare-counters.tsv (the counters the lessons move) and $out_dir/compare-executor.$format (the executor's own times)"
 echo
 echo "The CPU executor's own ms (compare.tsv): one CPU thread running the kernels to check them, so its speed-ups say nothing of a GPU's:"

@@ -614,7 +614,7 @@ tracked_state() {
     diff <(echo "$before") <(echo "$after") || { echo "make compare or make plots changed the tracked files"; return 1; }
     local file
     for file in build/compare/compare.tsv build/compare/compare.png build/compare/compare-executor.png \
-        build/compare/compare-model.tsv build/compare/compare-counters.tsv \
+        build/compare/compare-model.tsv build/compare/compare-model.png build/compare/compare-counters.tsv \
         build/plots/loss.png build/plots/accuracy.png build/plots/digits.png build/plots/weights.png \
         build/plots/resources.png; do
         [ "$file" -nt "$BATS_TEST_TMPDIR/start" ] || { echo "$file was not written by this run"; return 1; }
