@@ -337,10 +337,20 @@ static void explain_binding(const ModelDevice *d, const ModelCounters *c, const 
             snprintf(out->why, sizeof out->why, "%.0f atomics on one address, one after another at the L2", hot);
         break;
     case MODEL_TERM_latency:
-        snprintf(out->why, sizeof out->why,
-                 "latency: %.0f dependent memory round trip%s per wave, a %.0f-cycle critical path per block, "
-                 "%.0f block%s per CU at a time (%.2g wave%s per SIMD over the launch)", trips, plural(trips), path,
-                 out->resident_blocks, plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
+        /* With no dependent round trip the path is still there: instructions, the waits they leave
+           exposed and barriers, and too few waves to overlap it. */
+        if (trips > 0)
+            snprintf(out->why, sizeof out->why,
+                     "latency: %.0f dependent memory round trip%s per wave, one after another, on a %.0f-cycle "
+                     "critical path per block; %.0f block%s per CU at a time, %.2g wave%s per SIMD on average "
+                     "to overlap them", trips, plural(trips), path, out->resident_blocks,
+                     plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
+        else
+            snprintf(out->why, sizeof out->why,
+                     "latency: no dependent memory round trip, but a %.0f-cycle critical path per block (its "
+                     "instructions, the waits they leave exposed, its barriers); %.0f block%s per CU at a time, "
+                     "%.2g wave%s per SIMD on average to overlap it", path, out->resident_blocks,
+                     plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
         break;
     case MODEL_TERM_lds:
         snprintf(out->why, sizeof out->why, "LDS: %.3g bank cycles per CU", c->lds_bank_cycles * s->cu_factor /

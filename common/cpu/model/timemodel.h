@@ -137,7 +137,7 @@ typedef struct {
     double resident_blocks;        /* blocks per CU at a time */
     double busiest_cu_blocks;      /* blocks per launch on the busiest CU */
     double path_cycles_per_wave;   /* latency term: one block's critical path, in cycles */
-    char why[256];                 /* the binding term in words */
+    char why[320];                 /* the binding term in words */
 } ModelResult;
 
 void model_kernel(const ModelDevice *device, const ModelCounters *counters, const ModelCode *code,

@@ -134,6 +134,11 @@ END {
         print row
         printf "fill: how much of gfx906 a launch can keep busy: its waves, against the waves all its SIMDs\n"
         printf "      hold at once (as many each as the kernel's registers and LDS leave room for).\n"
+        printf "bound: the largest term. latency: waits the waves cannot overlap (memory round trips,\n"
+        printf "      barriers); lds: shared-memory bank cycles; dram, l2, l1: bytes through that level;\n"
+        printf "      valu, salu, smem, vmem, branch: one pipe's instructions on the busiest SIMD or CU;\n"
+        printf "      issue: all of them through one dispatcher; atomic: atomics on one address in turn;\n"
+        printf "      launch: the launch's fixed cost, larger than the work.\n"
         printf "\nWhy, per kernel and device (the binding term, then every term's share of the modelled time):\n"
         split("dram l2 l1 lds valu salu smem vmem branch issue latency atomic", terms, " ")
         for (r = 1; r <= n; r++) {
