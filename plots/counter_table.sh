@@ -111,10 +111,8 @@ LC_ALL=C awk -F '\t' -v list="$list" -v file="$counters" -v chapters="$chapters"
         print ""
         print "*`make compare` on the CPU platform, " date ": the CPU executor'"'"'s counts of one full-batch training iteration on " \
             images " MNIST images" (slices != "" && slices != "none" ? " (traced on " slices " images, extended in a straight line)" : "") \
-            " and the time model'"'"'s ms for them: counts and a model, not a GPU measurement. Over all of a chapter'"'"'s kernels: " \
-            "64-byte segments per global load request and LDS bank cycles per LDS request (the sums over the requests; - without LDS), " \
-            "and unique bytes (each kernel'"'"'s distinct bytes, added up); of any one kernel: the most barriers per block and the most atomics " \
-            "on one address; fill: waves per wave slot of a gfx906 in the kernel with the most modelled gfx906 time. " \
+            " and the time model'"'"'s ms for them, not a GPU measurement. Segments, bank cycles and unique bytes: over all of a " \
+            "chapter'"'"'s kernels (- without LDS); barriers and atomics: its kernel with the most; fill: its slowest kernel on gfx906. " \
             "**Bold**: the value differs from the row above by more than " threshold "% of the larger of the two. " \
             "The numbers are in [" file "](" file ")" \
             (missing != "" ? "; no row for chapter" (index(missing, ",") ? "s " : " ") missing ", which make compare does not model" : "") ".*"
