@@ -1,5 +1,6 @@
 # The time model's tests' helpers, shared by model.bats and code_facts.bats.
 
+# shellcheck disable=SC2034 # the time model's program, for the files that load this one
 TIMEMODEL=build/tools/timemodel
 
 profile() { chapter_profile "$@"; } # chapter NN's profile files, without .tsv (helpers.bash)
