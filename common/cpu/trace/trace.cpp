@@ -102,22 +102,22 @@ inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
     return *a != nullptr;
 }
 
-inline void on_access(const void *pointer, unsigned size, Kind kind, const void *pc) {
-    if (!active) return;
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(pointer);
-    if (addr - atomic_lo < atomic_hi - atomic_lo) return;
-    if (light) { /* an untraced block: shared accesses only tallied, here, for speed */
-        if (addr - shared_lo < shared_size) {
-            all_bytes[kShared][kind != kLoad] += size;
-            return;
-        }
-        return light_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
-    }
+/* An untraced block's access while an atomic is in progress (its own load
+ * and store are not plain, and are left out above). */
+[[gnu::noinline]] void light_access_any(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
+    if (addr - shared_lo < shared_size)
+        all_bytes[kShared][kind != kLoad] += size;
+    else
+        light_access(addr, size, kind, pc);
+}
+
+/* A traced block's access: classified, counted and checked. */
+[[gnu::noinline]] void traced_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
     need_kernel();
-    const SiteRef site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
+    const SiteRef site = site_of(pc, kind, addr);
     /* A load the compiler gave no source line is one it moved, e.g. made
      * unconditional from `if (t == 0) v = tile[0]` (it keeps only thread 0's
      * value): not the program's access, so not a race. */
@@ -127,6 +127,25 @@ inline void on_access(const void *pointer, unsigned size, Kind kind, const void 
         if (sampling) sample_tally(space, kind, size);
         profile_access(addr, size, kind, space, site.index);
     }
+}
+
+/* Every load and store of kernel code comes here, billions in a big grid:
+ * the two most frequent cases, no launch traced and an untraced block's
+ * shared access, take a few instructions and save no register, so that a
+ * sampled launch's untraced blocks cost little more than an untraced run. */
+[[gnu::always_inline]] inline void on_access(const void *pointer, unsigned size, Kind kind, const void *pc) {
+    if (!active) return;
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(pointer);
+    if (light_plain) {
+        if (addr - shared_lo < shared_size) { /* an untraced block's shared access: only tallied */
+            all_bytes[kShared][kind != kLoad] += size;
+            return;
+        }
+        return light_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
+    }
+    if (addr - atomic_lo < atomic_hi - atomic_lo) return;
+    if (light) return light_access_any(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
+    traced_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
 }
 
 } /* namespace hipcpu_trace */
@@ -223,7 +242,8 @@ void trace_wave_op(unsigned, int kind) {
 }
 
 void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t live, unsigned at_access) {
-    if (!profile_on) return;
+    /* An untraced block's lanes log nothing and open no request: nothing to do. */
+    if (!profile_on || light) return;
     need_kernel();
     std::vector<Group> &groups = open_groups[wave];
     const size_t already_open = groups.size();
@@ -310,6 +330,7 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     const uintptr_t addr = reinterpret_cast<uintptr_t>(address);
     atomic_lo = addr;
     atomic_hi = addr + size;
+    light_plain = false;
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
@@ -324,7 +345,10 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     }
 }
 
-void hipcpu_atomic_end(void) { atomic_lo = atomic_hi = 0; }
+void hipcpu_atomic_end(void) {
+    atomic_lo = atomic_hi = 0;
+    light_plain = light;
+}
 
 /* Copies the compiler keeps as a memcpy or memset (a 16-byte struct copied
  * into a local array: chapter 08's staged pixels) are no load or store to
@@ -362,10 +386,9 @@ void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
     for (uint32_t *g = start; g < stop; g++) *g = ++guard_total;
 }
 
-void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
-    if (!active) return;
-    if (light && !kernel_unknown) return; /* an untraced block */
-    const uintptr_t pc = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+/* A basic block entered in a traced block (or the launch's first in a
+ * kernel's code, which names the kernel). */
+[[gnu::noinline]] static void block_entered(uint32_t *guard, uintptr_t pc) {
     if (kernel_unknown && in_kernel_code(pc)) { /* the launch's first block in a kernel: its entry */
         const char *name = kernel_at(pc);
         count_launch_as(name ? name : launch.text);
@@ -376,6 +399,12 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
     const unsigned thread = hipcpu_current_linear;
     if (!guard_pc[g]) guard_pc[g] = pc;
     if (guard_lane_runs[size_t(g) * kMaxThreads + thread]++ == 0) guards_touched[thread].push_back(g);
+}
+
+/* Called at every basic block: the untraced cases return at once, saving no register. */
+void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
+    if (!active || (light && !kernel_unknown)) return; /* no launch traced, or an untraced block */
+    block_entered(guard, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 
 /* What the instrumentation's module constructor and noreturn calls expect. */

@@ -186,7 +186,16 @@ Alloc *find_alloc(uintptr_t addr);
 std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
 std::string describe_global(uintptr_t addr);
 std::string describe_shared(uintptr_t addr);
-void mark_touched(Alloc *a, uintptr_t addr, unsigned size);
+uint64_t *touched_bitmap(Alloc *a); /* Alloc::touched, allocated at the first touch */
+void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size); /* bytes in two words of the bitmap */
+/* Inline: every global access of a sampled launch's untraced blocks marks its bytes. */
+inline void mark_touched(Alloc *a, uintptr_t addr, unsigned size) {
+    a->touched_dirty = true;
+    const uintptr_t b = addr - a->base;
+    if (b % 64 + size > 64) return mark_touched_across(a, addr, size);
+    uint64_t *bits = a->touched ? a->touched : touched_bitmap(a);
+    bits[b / 64] |= (size == 64 ? ~uint64_t(0) : (uint64_t(1) << size) - 1) << (b % 64); /* the usual case: one word */
+}
 
 /* ---- trace_requests.cpp ----------------------------------------------------- */
 extern std::vector<KernelStats> kernels;
@@ -216,6 +225,7 @@ SegmentState *segment_state(uint64_t unit, uintptr_t addr);
 /* ---- trace_sample.cpp: HIPCPU_SAMPLE_BLOCKS --------------------------------- */
 extern bool sampling; /* this launch traces some of its blocks */
 extern bool light;    /* the running block is not traced (only tallied) */
+extern bool light_plain; /* light, and no atomic in progress */
 extern unsigned launch_concurrent; /* trace.cpp: HIPCPU_COMPUTE_UNITS at the launch */
 void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent);
 void sample_kernel_known();

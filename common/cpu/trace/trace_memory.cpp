@@ -83,19 +83,18 @@ std::string describe_shared(uintptr_t addr) {
     return text;
 }
 
-void mark_touched(Alloc *a, uintptr_t addr, unsigned size) {
+uint64_t *touched_bitmap(Alloc *a) {
     if (!a->touched) {
         const size_t words = (a->end - a->base + 63) / 64;
         a->touched = static_cast<uint64_t *>(calloc(words, sizeof(uint64_t)));
         if (!a->touched) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
     }
-    a->touched_dirty = true;
-    const uintptr_t b = addr - a->base;
-    if (b % 64 + size <= 64) { /* the usual case: one word of the bitmap */
-        a->touched[b / 64] |= (size == 64 ? ~uint64_t(0) : (uint64_t(1) << size) - 1) << (b % 64);
-        return;
-    }
-    for (uintptr_t i = b, e = b + size; i < e; i++) a->touched[i / 64] |= uint64_t(1) << (i % 64);
+    return a->touched;
+}
+
+void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size) {
+    uint64_t *bits = touched_bitmap(a);
+    for (uintptr_t i = addr - a->base, e = i + size; i < e; i++) bits[i / 64] |= uint64_t(1) << (i % 64);
 }
 
 } /* namespace hipcpu_trace */

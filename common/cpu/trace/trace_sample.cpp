@@ -27,6 +27,7 @@ namespace hipcpu_trace {
 
 bool sampling;        /* this launch is sampled */
 bool light;           /* the running block is not traced: light mode */
+bool light_plain;     /* light, and no atomic in progress: trace.cpp's quickest path */
 uint64_t sample_rounds, launch_rounds; /* traced rounds, and all of them, in this launch */
 uint64_t sample_grid_blocks, traced_blocks_now; /* blocks in this launch, and traced so far */
 unsigned block_threads;
@@ -84,7 +85,7 @@ static SampleNote &note_for(const std::string &name) {
 }
 
 void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent) {
-    sampling = light = false;
+    sampling = light = light_plain = false;
     const uint64_t wanted = hipcpu_setting_value(hipcpu_env::HIPCPU_SAMPLE_BLOCKS);
     if (!wanted || race_on || !profile_on) return; /* the race check sees every block */
     launch_rounds = (blocks + concurrent - 1) / concurrent;
@@ -122,6 +123,7 @@ void sample_block_begin(uint64_t ordinal, unsigned concurrent) {
     const uint64_t k = r * sample_rounds / launch_rounds; /* the stretch r lies in */
     light = r != (2 * k + 1) * launch_rounds / (2 * sample_rounds);
     round_first = r * concurrent + 1;
+    light_plain = light;
     traced_blocks_now += !light;
 }
 
@@ -133,9 +135,19 @@ void sample_tally(Space space, Kind kind, unsigned size) {
 
 void light_phase_begin() {
     light_phase++;
-    for (unsigned w = 0; w < kMaxWaves; w++) {
-        memset(light_counted[w], 0, light_top[w]);
-        light_top[w] = 0;
+    for (unsigned w = 0; w < kMaxWaves; w++)
+        if (light_top[w]) { /* a call per wave at every barrier costs more than the bytes it clears */
+            memset(light_counted[w], 0, light_top[w]);
+            light_top[w] = 0;
+        }
+}
+
+/* The lanes of a wave go in step, as a trace's do (kLogLength accesses at a
+ * time), so that a segment's re-read distance is what a trace sees. */
+static inline void lane_step(LightLane &lane) {
+    if (++lane.since_stop >= kLogLength) {
+        lane.since_stop = 0;
+        hipcpu_suspend_at_access();
     }
 }
 
@@ -184,8 +196,8 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
     }
     const uint64_t phase = std::min(block_phase, 0xFFFu);
     const uint64_t when = phase << 28 | std::min<uint64_t>(order, 0x3FFFFF);
-    bool dram = false;
-    unsigned beyond = 0, beyond_segments[kReuseBuckets] = {}; /* a bit per bucket; segments past each */
+    bool dram = false, reread = false;
+    unsigned beyond_segments[kReuseBuckets] = {}; /* segments re-read past each distance */
     for (uint64_t unit = addr >> 6; unit <= (addr + size - 1) >> 6; unit++) {
         /* The allocation's own table, without a second look-up, in the usual case. */
         SegmentState *s = a->segments && unit >= a->base / 64 && unit <= (a->end - 1) / 64
@@ -204,34 +216,31 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
         else
             dram |= block >= round_first && (s->first & 0xFFF03FFFFFull) == when;
         const uint64_t distance = (fresh_segments - s->last) * 64;
-        for (unsigned b = 0; b < kReuseBuckets; b++) beyond_segments[b] += distance > kReuseBytes[b];
+        /* The distances grow with the bucket: the first one not passed ends the count. */
+        for (unsigned b = 0; b < kReuseBuckets && distance > kReuseBytes[b]; b++) {
+            beyond_segments[b]++;
+            reread = true;
+        }
         s->last = fresh_segments;
     }
+    if (kind != kLoad) return lane_step(lane);
     /* A request from DRAM is no re-read (request_source): the first lane's
      * DRAM stands for its request's. */
     dram |= (*counted & 1) != 0;
-    for (unsigned b = 0; b < kReuseBuckets; b++)
-        if (kind == kLoad && !dram && beyond_segments[b]) {
-            light_beyond[b] += beyond_segments[b]; /* the kernel's counter is per segment */
-            beyond |= 1u << b;
-        }
-    if (kind == kLoad && dram && !(*counted & 1)) { /* the site's counters are per request */
+    if (dram && !(*counted & 1)) { /* the site's counters are per request */
         *counted |= 1;
         light_dram++;
         ls.dram++;
     }
-    if (kind == kLoad)
-        for (unsigned b = 0; b < kReuseBuckets; b++)
-            if (beyond >> b & 1 && !(*counted >> (b + 1) & 1)) {
+    if (reread && !dram)
+        for (unsigned b = 0; b < kReuseBuckets && beyond_segments[b]; b++) {
+            light_beyond[b] += beyond_segments[b]; /* the kernel's counter is per segment */
+            if (!(*counted >> (b + 1) & 1)) {
                 *counted |= uint8_t(2u << b);
                 ls.beyond[b]++;
             }
-    /* The lanes of a wave go in step, as a trace's do (kLogLength accesses
-     * at a time), so that a segment's re-read distance is what a trace sees. */
-    if (++lane.since_stop >= kLogLength) {
-        lane.since_stop = 0;
-        hipcpu_suspend_at_access();
-    }
+        }
+    lane_step(lane);
 }
 
 /* A traced block's uniform segments, for uniform_launch_segments. */
@@ -263,7 +272,7 @@ static uint64_t scaled(uint64_t before_value, uint64_t now, double factor) {
  * exact): each counter of the traced blocks scaled to the grid. */
 void sample_launch_end(uint64_t blocks) {
     if (!sampling) return;
-    light = false;
+    light = light_plain = false;
     sampling = false;
     hipcpu_kernel_counters &c = kernel->c;
     SampleNote &note = note_for(kernel->name);
