@@ -13,9 +13,6 @@ namespace hipcpu_trace {
 /* ---- Counters ----------------------------------------------------------------- */
 
 
-std::vector<KernelStats> kernels;
-KernelStats *kernel;
-std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
 
 /* What the running block has loaded since its last barrier: 64-byte segments
  * and 32-byte sectors. Counted once each per phase, they are the loads that
@@ -31,29 +28,28 @@ std::unordered_set<uint64_t> block_uniform_segments, launch_uniform_segments;
  * not the average wave's (one wave's epilogue is not shared by the others).
  * Per guard and wave, the runs in this phase; at the phase's end each guard
  * adds its most (common/cpu/model/README.md: the critical path). */
-std::vector<uint32_t> wave_phase_runs; /* [wave * (guard_total + 1) + guard] */
 std::vector<uint32_t> phase_guards[kMaxWaves];
 
 void end_phase() {
-    if (kernel) {
-        kernel->c.global_load_phase_segments += phase_segments.size();
-        kernel->c.global_load_phase_sectors += phase_sectors.size();
+    if (tracer.kernel) {
+        tracer.kernel->c.global_load_phase_segments += phase_segments.size();
+        tracer.kernel->c.global_load_phase_sectors += phase_sectors.size();
     }
     phase_segments.clear();
     phase_sectors.clear();
-    if (!counting_blocks || !kernel) return;
-    std::vector<uint64_t> &critical = kernel->critical_runs;
-    if (critical.size() <= guard_total) critical.resize(guard_total + 1);
+    if (!tracer.counting_blocks || !tracer.kernel) return;
+    std::vector<uint64_t> &critical = tracer.kernel->critical_runs;
+    if (critical.size() <= tracer.guard_total) critical.resize(tracer.guard_total + 1);
     for (unsigned w = 0; w < kMaxWaves; w++)
         for (uint32_t g : phase_guards[w]) {
-            uint32_t &n = wave_phase_runs[size_t(w) * (guard_total + 1) + g];
-            guard_wave_most[g] = std::max(guard_wave_most[g], n);
+            uint32_t &n = tracer.wave_phase_runs[size_t(w) * (tracer.guard_total + 1) + g];
+            tracer.guard_wave_most[g] = std::max(tracer.guard_wave_most[g], n);
             n = 0;
         }
     for (unsigned w = 0; w < kMaxWaves; w++) {
         for (uint32_t g : phase_guards[w]) {
-            critical[g] += guard_wave_most[g];
-            guard_wave_most[g] = 0;
+            critical[g] += tracer.guard_wave_most[g];
+            tracer.guard_wave_most[g] = 0;
         }
         phase_guards[w].clear();
     }
@@ -77,44 +73,42 @@ void end_phase() {
  *   the two around its device's L2 size.
  * Stores bring their segments in too. */
 unsigned concurrent_blocks = 1;
-uint64_t block_ordinal;   /* of the running block in its launch, from 1 */
-unsigned block_phase;     /* barriers the running block has passed */
 uint32_t wave_requests[kMaxWaves]; /* requests each wave has made in this phase */
-uint64_t fresh_segments;  /* segments first touched in this launch: the re-read clock */
 
 void launch_requests_begin(unsigned concurrent) {
     concurrent_blocks = concurrent ? concurrent : 1;
-    block_ordinal = 0;
-    fresh_segments = 0;
+    tracer.block_ordinal = 0;
+    tracer.fresh_segments = 0;
 }
 
 void phase_requests_begin(bool new_block) {
-    block_phase = new_block ? 0 : block_phase + 1;
+    tracer.block_phase = new_block ? 0 : tracer.block_phase + 1;
     for (uint32_t &n : wave_requests) n = 0;
-    if (sampling) light_phase_begin();
+    if (tracer.sampling) light_phase_begin();
 }
 
 void end_block() {
-    if (kernel) {
-        kernel->c.uniform_blocks += !block_uniform_segments.empty();
-        kernel->c.uniform_block_segments += block_uniform_segments.size();
-        if (sampling && !light) sample_uniform_block(block_uniform_segments);
+    if (tracer.kernel) {
+        tracer.kernel->c.uniform_blocks += !block_uniform_segments.empty();
+        tracer.kernel->c.uniform_block_segments += block_uniform_segments.size();
+        if (tracer.sampling && !tracer.light) sample_uniform_block(block_uniform_segments);
     }
     block_uniform_segments.clear();
 }
 
 void block_requests_begin() {
     end_block();
-    block_ordinal++;
+    tracer.block_ordinal++;
     phase_requests_begin(true);
 }
 
 void launch_requests_end() {
     end_block();
-    if (kernel)
-        kernel->c.uniform_launch_segments += sampling ? sample_uniform_launch_segments() : launch_uniform_segments.size();
+    if (tracer.kernel)
+        tracer.kernel->c.uniform_launch_segments +=
+            tracer.sampling ? sample_uniform_launch_segments() : launch_uniform_segments.size();
     launch_uniform_segments.clear();
-    for (Alloc &a : allocs)
+    for (Alloc &a : tracer.allocs)
         if (a.segments_dirty) {
             memset(a.segments, 0, ((a.end - 1) / 64 - a.base / 64 + 1) * sizeof(SegmentState));
             a.segments_dirty = false;
@@ -146,8 +140,8 @@ struct RequestSource {
 
 RequestSource request_source(const Group &g) {
     RequestSource src = {};
-    const uint64_t when = uint64_t(std::min(block_phase, 0xFFFu)) << 28 | std::min<uint64_t>(g.order, 0x3FFFFF);
-    const uint64_t me = block_ordinal << 40 | uint64_t(g.wave) << 22 | when;
+    const uint64_t when = uint64_t(std::min(tracer.block_phase, 0xFFFu)) << 28 | std::min<uint64_t>(g.order, 0x3FFFFF);
+    const uint64_t me = tracer.block_ordinal << 40 | uint64_t(g.wave) << 22 | when;
     uint64_t units[2 * kWave];
     uintptr_t at[2 * kWave];
     unsigned n = 0;
@@ -162,19 +156,19 @@ RequestSource request_source(const Group &g) {
         if (!s) continue;
         if (s->first == 0) {
             s->first = me;
-            s->last = ++fresh_segments;
+            s->last = ++tracer.fresh_segments;
             src.dram = true;
             continue;
         }
         const uint64_t block = s->first >> 40, phase = s->first >> 28 & 0xFFF, wave = s->first >> 22 & 0x3F;
-        if (block == block_ordinal)
-            src.dram |= phase == std::min(block_phase, 0xFFFu) && wave != g.wave;
+        if (block == tracer.block_ordinal)
+            src.dram |= phase == std::min(tracer.block_phase, 0xFFFu) && wave != g.wave;
         else
-            src.dram |= (block - 1) / concurrent_blocks == (block_ordinal - 1) / concurrent_blocks &&
+            src.dram |= (block - 1) / concurrent_blocks == (tracer.block_ordinal - 1) / concurrent_blocks &&
                         (s->first & 0xFFF03FFFFFull) == when; /* the same phase and request, any wave */
-        const uint64_t distance = (fresh_segments - s->last) * 64;
+        const uint64_t distance = (tracer.fresh_segments - s->last) * 64;
         for (unsigned b = 0; b < kReuseBuckets; b++) src.beyond[b] += distance > kReuseBytes[b];
-        s->last = fresh_segments;
+        s->last = tracer.fresh_segments;
     }
     if (src.dram || g.kind == kStore) src = RequestSource{g.kind != kStore && src.dram, {}};
     return src;
@@ -189,22 +183,13 @@ RequestSource request_source(const Group &g) {
  * kernel and source line, those counts say how often a wave executed the
  * line: the trip counts that make the compiled code's instruction mix into
  * instructions issued (common/cpu/model/). */
-uint32_t guard_total;                   /* guards numbered 1..guard_total */
-std::vector<uintptr_t> guard_pc;        /* [guard]: the block's first instruction */
-std::vector<uint32_t> guard_lane_runs;  /* [guard * kMaxThreads + thread], this sync interval */
-std::vector<uint32_t> guards_touched[kMaxThreads];
-std::vector<uint32_t> guard_wave_most;  /* [guard]: scratch for one wave */
-bool counting_blocks;
 
 /* ---- Lanes in step, and their requests -------------------------------------- */
 
 
 
-Lane lane_state[kMaxThreads];
-std::vector<uint32_t> site_counts; /* [site][thread]: times the thread reached the site this phase */
 
 
-std::vector<Group> open_groups[kMaxWaves];
 uint64_t group_clock;
 
 /* Distinct values of ids[0..n): sorted input is the common case. */
@@ -261,7 +246,7 @@ unsigned count_units(const Group &g, unsigned shift, std::unordered_set<uint64_t
 }
 
 void count_request(const Group &g) {
-    Site &site = sites[g.site];
+    Site &site = tracer.sites[g.site];
     SiteStats &s = site.stats[g.space];
     uint64_t bytes = 0;
     for (unsigned i = 0; i < g.count; i++) bytes += g.size[i];
@@ -278,7 +263,7 @@ void count_request(const Group &g) {
         const bool dram = src.dram;
         s.dram_requests += dram;
         for (unsigned b = 0; b < kReuseBuckets; b++) s.beyond[b] += src.beyond[b] > 0;
-        hipcpu_kernel_counters &c = kernel->c;
+        hipcpu_kernel_counters &c = tracer.kernel->c;
         if (g.kind == kStore) {
             c.global_store_requests++;
             c.global_store_bytes += bytes;
@@ -307,7 +292,7 @@ void count_request(const Group &g) {
     } else {
         const unsigned cycles = bank_cycles(g);
         s.bank_cycles += cycles;
-        hipcpu_kernel_counters &c = kernel->c;
+        hipcpu_kernel_counters &c = tracer.kernel->c;
         (g.kind == kStore ? c.lds_write_requests : c.lds_read_requests)++;
         c.lds_requests++;
         c.lds_bytes += bytes;
@@ -317,7 +302,7 @@ void count_request(const Group &g) {
 
 /* `hint`: where the group is when the lanes run the same code, the usual case. */
 void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint) {
-    std::vector<Group> &groups = open_groups[wave];
+    std::vector<Group> &groups = tracer.open_groups[wave];
     Group *g = nullptr;
     auto same = [&](const Group &x) { return x.site == a.site && x.n == a.n && x.space == a.space; };
     if (hint < groups.size() && same(groups[hint])) {
@@ -359,30 +344,30 @@ void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint) {
 /* A wave reached a sync point: each basic block its lanes ran since the last
  * one counts as many wave-level runs as its busiest lane made. */
 void end_block_counts(unsigned first, unsigned lanes) {
-    std::vector<uint64_t> &runs = kernel->block_runs;
-    if (runs.size() <= guard_total) runs.resize(guard_total + 1);
+    std::vector<uint64_t> &runs = tracer.kernel->block_runs;
+    if (runs.size() <= tracer.guard_total) runs.resize(tracer.guard_total + 1);
     for (unsigned i = 0; i < lanes; i++)
-        for (uint32_t g : guards_touched[first + i]) {
-            uint32_t &n = guard_lane_runs[size_t(g) * kMaxThreads + first + i];
-            guard_wave_most[g] = std::max(guard_wave_most[g], n);
+        for (uint32_t g : tracer.guards_touched[first + i]) {
+            uint32_t &n = tracer.guard_lane_runs[size_t(g) * kMaxThreads + first + i];
+            tracer.guard_wave_most[g] = std::max(tracer.guard_wave_most[g], n);
             n = 0;
         }
     const unsigned wave = first / kWave;
-    uint32_t *phase_runs = &wave_phase_runs[size_t(wave) * (guard_total + 1)];
+    uint32_t *phase_runs = &tracer.wave_phase_runs[size_t(wave) * (tracer.guard_total + 1)];
     for (unsigned i = 0; i < lanes; i++) {
-        for (uint32_t g : guards_touched[first + i]) {
-            if (guard_wave_most[g] && phase_runs[g] == 0) phase_guards[wave].push_back(g);
-            phase_runs[g] += guard_wave_most[g];
-            runs[g] += guard_wave_most[g];
-            guard_wave_most[g] = 0;
+        for (uint32_t g : tracer.guards_touched[first + i]) {
+            if (tracer.guard_wave_most[g] && phase_runs[g] == 0) phase_guards[wave].push_back(g);
+            phase_runs[g] += tracer.guard_wave_most[g];
+            runs[g] += tracer.guard_wave_most[g];
+            tracer.guard_wave_most[g] = 0;
         }
-        guards_touched[first + i].clear();
+        tracer.guards_touched[first + i].clear();
     }
 }
 
 void reset_counts(unsigned thread) {
-    Lane &l = lane_state[thread];
-    for (uint32_t s : l.counted) site_counts[size_t(s) * kMaxThreads + thread] = 0;
+    Lane &l = tracer.lane_state[thread];
+    for (uint32_t s : l.counted) tracer.site_counts[size_t(s) * kMaxThreads + thread] = 0;
     l.counted.clear();
 }
 
@@ -390,7 +375,7 @@ void reset_counts(unsigned thread) {
  * with a full log, first stop so that the wave's other lanes catch up. */
 void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site) {
     const unsigned thread = hipcpu_current_linear;
-    Lane &l = lane_state[thread];
+    Lane &l = tracer.lane_state[thread];
     for (int pass = 0; pass < 2; pass++) {
         if (l.length) {
             Access &open = l.log[l.length - 1];
@@ -400,7 +385,7 @@ void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint3
             const uint64_t bit = uint64_t(1) << (site % 64);
             if (open.kind == kind && open.space == space && open.addr + open.size == addr &&
                 open.size + size <= kMergeLimit && !(open.merged & bit) &&
-                sites[open.site].line_id == sites[site].line_id) {
+                tracer.sites[open.site].line_id == tracer.sites[site].line_id) {
                 open.size = uint16_t(open.size + size);
                 open.merged |= bit;
                 return;
@@ -410,7 +395,7 @@ void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint3
         l.stopped = true;
         hipcpu_suspend_at_access(); /* the round's end keeps only the open access */
     }
-    uint32_t &count = site_counts[size_t(site) * kMaxThreads + thread];
+    uint32_t &count = tracer.site_counts[size_t(site) * kMaxThreads + thread];
     if (count++ == 0) l.counted.push_back(site);
     l.log[l.length++] = {addr, uint64_t(1) << (site % 64), site, count, uint16_t(size), uint8_t(kind),
                          uint8_t(space), true};
