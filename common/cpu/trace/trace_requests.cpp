@@ -215,17 +215,29 @@ unsigned bank_cycles(const Group &g) {
     const unsigned per_pass = widest <= 4 ? 32 : widest <= 8 ? 16 : 8;
     unsigned cycles = 0;
     for (unsigned pass = 0; pass * per_pass < kWave; pass++) {
+        /* The pass's distinct words, chained per bank: a word is looked for
+         * among its bank's only (usually none or one), and a broadcast's
+         * repeats of the last word are skipped at once. */
         uint64_t words[kWave * (kMergeLimit / 4 + 1)];
-        unsigned n = 0;
+        int next_in_bank[kWave * (kMergeLimit / 4 + 1)], bank_last[32];
+        unsigned per_bank[32] = {}, most = 0, n = 0;
+        uint64_t last = ~uint64_t(0);
         for (unsigned i = 0; i < g.count; i++) {
             if (g.lane[i] / per_pass != pass) continue;
-            for (uint64_t w = g.addr[i] / 4; w <= (g.addr[i] + g.size[i] - 1) / 4; w++) words[n++] = w;
+            for (uint64_t w = g.addr[i] / 4; w <= (g.addr[i] + g.size[i] - 1) / 4; w++) {
+                if (w == last) continue;
+                last = w;
+                const unsigned bank = unsigned(w % 32);
+                bool seen = false;
+                for (int k = per_bank[bank] ? bank_last[bank] : -1; k >= 0 && !seen; k = next_in_bank[k])
+                    seen = words[k] == w;
+                if (seen) continue;
+                words[n] = w;
+                next_in_bank[n] = per_bank[bank] ? bank_last[bank] : -1;
+                bank_last[bank] = int(n++);
+                most = std::max(most, ++per_bank[bank]);
+            }
         }
-        if (n == 0) continue;
-        std::sort(words, words + n);
-        unsigned per_bank[32] = {}, most = 0;
-        for (unsigned i = 0; i < n; i++)
-            if (i == 0 || words[i] != words[i - 1]) most = std::max(most, ++per_bank[words[i] % 32]);
         cycles += most;
     }
     return cycles;
