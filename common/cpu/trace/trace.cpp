@@ -214,13 +214,6 @@ void trace_launch_end(void) {
     else
         sample_full_launch();
     tracer.active = false;
-    for (Alloc &a : tracer.allocs)
-        if (a.touched_dirty) {
-            const size_t words = (a.end - a.base + 63) / 64;
-            for (size_t i = 0; i < words; i++) tracer.kernel->c.unique_bytes += __builtin_popcountll(a.touched[i]);
-            memset(a.touched, 0, words * sizeof(uint64_t));
-            a.touched_dirty = false;
-        }
     uint64_t most = 0;
     for (const auto &entry : tracer.atomics_by_address) most = std::max(most, entry.second);
     tracer.kernel->c.atomics_max_one_address = std::max(tracer.kernel->c.atomics_max_one_address, most);
@@ -298,7 +291,6 @@ void trace_free(void *pointer) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(pointer);
     for (size_t i = 0; i < tracer.allocs.size(); i++)
         if (tracer.allocs[i].base == base) {
-            free(tracer.allocs[i].touched);
             free(tracer.allocs[i].segments);
             free(tracer.allocs[i].shadow.words);
             tracer.allocs.erase(tracer.allocs.begin() + long(i));

@@ -54,10 +54,13 @@ constexpr uint64_t kReuseBytes[kReuseBuckets] = {256ull << 10, 1ull << 20, 4ull 
 const char *const kReuseName[kReuseBuckets] = {"256k", "1m", "4m", "16m", "64m", "256m"};
 
 /* What the tracer knows of one 64-byte segment of device memory in a launch:
- * who first touched it (the convoy test) and when it was last touched (its
- * re-read distance), both 0 before its first touch (trace_requests.cpp). */
+ * who first touched it (the convoy test), when it was last touched (its
+ * re-read distance), both 0 before its first touch (trace_requests.cpp), and
+ * which of its bytes were touched (unique_bytes). One record, so that an
+ * access finds all three in one cache line. */
 struct SegmentState {
     uint64_t first, last;
+    uint64_t touched; /* a bit per byte */
 };
 
 struct Site {
@@ -96,9 +99,8 @@ struct ShadowMap {
 struct Alloc {
     uintptr_t base, end;
     std::string name;
-    uint64_t *touched;  /* profile: a bit per byte touched in this launch */
     SegmentState *segments; /* profile: per 64-byte segment, in this launch (trace_requests.cpp) */
-    bool touched_dirty, segments_dirty;
+    bool segments_dirty;
     ShadowMap shadow;   /* race check */
 };
 
@@ -222,15 +224,13 @@ Alloc *find_alloc(uintptr_t addr);
 std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
 std::string describe_global(uintptr_t addr);
 std::string describe_shared(uintptr_t addr);
-uint64_t *touched_bitmap(Alloc *a); /* Alloc::touched, allocated at the first touch */
-void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size); /* bytes in two words of the bitmap */
+void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size); /* trace_requests.cpp: any access */
 /* Inline: every global access of a sampled launch's untraced blocks marks its bytes. */
 inline void mark_touched(Alloc *a, uintptr_t addr, unsigned size) {
-    a->touched_dirty = true;
-    const uintptr_t b = addr - a->base;
-    if (b % 64 + size > 64) return mark_touched_across(a, addr, size);
-    uint64_t *bits = a->touched ? a->touched : touched_bitmap(a);
-    bits[b / 64] |= (size == 64 ? ~uint64_t(0) : (uint64_t(1) << size) - 1) << (b % 64); /* the usual case: one word */
+    if ((addr & 63) + size > 64 || !a->segments) return mark_touched_across(a, addr, size);
+    a->segments_dirty = true;
+    a->segments[(addr >> 6) - a->base / 64].touched |= (size == 64 ? ~uint64_t(0) : (uint64_t(1) << size) - 1)
+                                                       << (addr & 63); /* the usual case: one segment */
 }
 
 /* ---- trace_requests.cpp ----------------------------------------------------- */

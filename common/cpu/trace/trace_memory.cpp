@@ -80,18 +80,4 @@ std::string describe_shared(uintptr_t addr) {
     return text;
 }
 
-uint64_t *touched_bitmap(Alloc *a) {
-    if (!a->touched) {
-        const size_t words = (a->end - a->base + 63) / 64;
-        a->touched = static_cast<uint64_t *>(calloc(words, sizeof(uint64_t)));
-        if (!a->touched) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
-    }
-    return a->touched;
-}
-
-void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size) {
-    uint64_t *bits = touched_bitmap(a);
-    for (uintptr_t i = addr - a->base, e = i + size; i < e; i++) bits[i / 64] |= uint64_t(1) << (i % 64);
-}
-
 } /* namespace hipcpu_trace */

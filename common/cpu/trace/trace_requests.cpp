@@ -110,20 +110,36 @@ void launch_requests_end() {
     launch_uniform_segments.clear();
     for (Alloc &a : tracer.allocs)
         if (a.segments_dirty) {
-            memset(a.segments, 0, ((a.end - 1) / 64 - a.base / 64 + 1) * sizeof(SegmentState));
+            const size_t n = (a.end - 1) / 64 - a.base / 64 + 1;
+            uint64_t touched = 0;
+            for (size_t i = 0; i < n; i++) touched += __builtin_popcountll(a.segments[i].touched);
+            if (tracer.kernel) tracer.kernel->c.unique_bytes += touched;
+            memset(a.segments, 0, n * sizeof(SegmentState));
             a.segments_dirty = false;
         }
 }
 
-SegmentState *segment_state(uint64_t unit, uintptr_t addr) {
-    Alloc *a = find_alloc(uintptr_t(unit << 6) < addr ? addr : uintptr_t(unit << 6));
-    if (!a) return nullptr;
+/* The allocation's records, made at its first touch in a profile. */
+static SegmentState *segment_table(Alloc *a) {
     if (!a->segments) {
         a->segments = static_cast<SegmentState *>(calloc((a->end - 1) / 64 - a->base / 64 + 1, sizeof(SegmentState)));
         if (!a->segments) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
     }
     a->segments_dirty = true;
-    return &a->segments[unit - a->base / 64];
+    return a->segments;
+}
+
+SegmentState *segment_state(uint64_t unit, uintptr_t addr) {
+    Alloc *a = find_alloc(uintptr_t(unit << 6) < addr ? addr : uintptr_t(unit << 6));
+    if (!a) return nullptr;
+    return &segment_table(a)[unit - a->base / 64];
+}
+
+void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size) {
+    SegmentState *table = segment_table(a);
+    const uintptr_t last = (a->end - 1) / 64; /* the bytes past the buffer's last segment are none of its */
+    for (uintptr_t byte = addr; byte < addr + size && byte >> 6 <= last; byte++)
+        table[(byte >> 6) - a->base / 64].touched |= uint64_t(1) << (byte & 63);
 }
 
 /* Where a request's data comes from, by the rules above: dram (a first load

@@ -266,7 +266,7 @@ static uint64_t scaled(uint64_t before_value, uint64_t now, double factor) {
     return before_value + uint64_t(llround(double(now - before_value) * factor));
 }
 
-/* The launch is over (its unique bytes and atomics' most not yet added, both
+/* The launch is over (its unique bytes added, its atomics' most not yet: both
  * exact): each counter of the traced blocks scaled to the grid. */
 void sample_launch_end(uint64_t blocks) {
     if (!tracer.sampling) return;
