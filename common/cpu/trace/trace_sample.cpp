@@ -266,6 +266,14 @@ static uint64_t scaled(uint64_t before_value, uint64_t now, double factor) {
     return before_value + uint64_t(llround(double(now - before_value) * factor));
 }
 
+/* The kernel's basic-block runs in this launch, scaled by `factor`. */
+static void scale_runs(KernelStats &k, double factor) {
+    for (size_t g = 0; g < k.block_runs.size(); g++)
+        k.block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, k.block_runs[g], factor);
+    for (size_t g = 0; g < k.critical_runs.size(); g++)
+        k.critical_runs[g] = scaled(g < before_critical.size() ? before_critical[g] : 0, k.critical_runs[g], factor);
+}
+
 /* The launch is over (its unique bytes added, its atomics' most not yet: both
  * exact): each counter of the traced blocks scaled to the grid. */
 void sample_launch_end(uint64_t blocks) {
@@ -362,12 +370,7 @@ void sample_launch_end(uint64_t blocks) {
     c.global_load_bytes = before.global_load_bytes + all_bytes[kGlobal][0];
     c.global_store_bytes = before.global_store_bytes + all_bytes[kGlobal][1];
     c.lds_bytes = before.lds_bytes + all_bytes[kShared][0] + all_bytes[kShared][1];
-    KernelStats &k = *tracer.kernel;
-    for (size_t g = 0; g < k.block_runs.size(); g++)
-        k.block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, k.block_runs[g], by_requests);
-    for (size_t g = 0; g < k.critical_runs.size(); g++)
-        k.critical_runs[g] =
-            scaled(g < before_critical.size() ? before_critical[g] : 0, k.critical_runs[g], by_requests);
+    scale_runs(*tracer.kernel, by_requests);
     note.missing_class |= missing;
 }
 
