@@ -106,8 +106,8 @@ inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
     return *a != nullptr;
 }
 
-/* An untraced block's access while an atomic is in progress (its own load
- * and store are not plain, and are left out above). */
+/* An untraced block's access while an atomic is in progress (on_access has
+ * left out the atomic's own load and store, which are not plain). */
 [[gnu::noinline]] void light_access_any(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
     if (addr - tracer.shared_lo < tracer.shared_size)
         tracer.all_bytes[kShared][kind != kLoad] += size;
