@@ -104,6 +104,10 @@ static void test_lds_bank_cycles(void **) {
     /* Stride 0, a broadcast: every lane reads word 0, one word: 1 cycle per
      * pass, as the lanes are still served in passes (wave64: 2, wave32: 1). */
     assert_int_equal(lds_read_cycles(0), passes * 1);
+    /* Stride 132 (2112 / 16): lanes i and i + 16 read one word, and words
+     * 132i and 132(i + 8) share a bank: two distinct words in each of 8
+     * banks, each read twice, apart: 2 cycles per pass (wave64: 4, wave32: 2). */
+    assert_int_equal(lds_read_cycles(132), passes * 2);
 }
 
 /* ---- Atomics -------------------------------------------------------------- */

@@ -36,11 +36,15 @@ extern "C" char __stop_hipcpu_shared[] __attribute__((weak));
 
 namespace hipcpu_trace {
 
+TraceState tracer;
+
 /* ---- Settings --------------------------------------------------------------- */
 
-bool settings_read, profile_on, race_on;
-std::string profile_path, sites_path, lines_path;
-bool active; /* in a launch, with a mode on */
+bool settings_read;
+/* Guards numbered by the instrumented code's constructors, which may run
+ * before `tracer` is constructed: a plain counter, copied into
+ * tracer.guard_total with the settings, at the first launch. */
+uint32_t guards_numbered;
 
 /* ---- Every access ---------------------------------------------------------------- */
 
@@ -63,25 +67,25 @@ unsigned launch_concurrent; /* HIPCPU_COMPUTE_UNITS: blocks a GPU runs at once *
 
 void count_launch_as(const char *name) {
     kernel_unknown = false;
-    current_kernel = name;
-    kernel = nullptr;
-    for (KernelStats &k : kernels)
-        if (k.name == name) kernel = &k;
-    if (!kernel) {
-        kernels.emplace_back();
-        kernel = &kernels.back();
-        *kernel = KernelStats();
-        kernel->name = name;
+    tracer.current_kernel = name;
+    tracer.kernel = nullptr;
+    for (KernelStats &k : tracer.kernels)
+        if (k.name == name) tracer.kernel = &k;
+    if (!tracer.kernel) {
+        tracer.kernels.emplace_back();
+        tracer.kernel = &tracer.kernels.back();
+        *tracer.kernel = KernelStats();
+        tracer.kernel->name = name;
     }
     const dim3 &grid = launch.grid, &block = launch.block;
     const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z, threads = uint64_t(block.x) * block.y * block.z;
-    hipcpu_kernel_counters &c = kernel->c;
+    hipcpu_kernel_counters &c = tracer.kernel->c;
     c.launches++;
     c.blocks += blocks;
     c.threads += blocks * threads;
     c.waves += blocks * ((threads + kWave - 1) / kWave);
     sample_kernel_known();
-    hipcpu_name_launch(lasting_name(current_kernel)); /* the executor's messages name it too */
+    hipcpu_name_launch(lasting_name(tracer.current_kernel)); /* the executor's messages name it too */
 }
 
 /* Before anything is counted: the launch's text if no kernel code said which it is. */
@@ -93,7 +97,7 @@ inline void need_kernel() {
  * thread's own stack, the executor's state): false, and it is ignored. */
 inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
     *a = nullptr;
-    if (addr - shared_lo < shared_size) {
+    if (addr - tracer.shared_lo < tracer.shared_size) {
         *space = kShared;
         return true;
     }
@@ -102,31 +106,50 @@ inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
     return *a != nullptr;
 }
 
-inline void on_access(const void *pointer, unsigned size, Kind kind, const void *pc) {
-    if (!active) return;
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(pointer);
-    if (addr - atomic_lo < atomic_hi - atomic_lo) return;
-    if (light) { /* an untraced block: shared accesses only tallied, here, for speed */
-        if (addr - shared_lo < shared_size) {
-            all_bytes[kShared][kind != kLoad] += size;
-            return;
-        }
-        return light_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
-    }
+/* An untraced block's access while an atomic is in progress (on_access has
+ * left out the atomic's own load and store, which are not plain). */
+[[gnu::noinline]] void light_access_any(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
+    if (addr - tracer.shared_lo < tracer.shared_size)
+        tracer.all_bytes[kShared][kind != kLoad] += size;
+    else
+        light_access(addr, size, kind, pc);
+}
+
+/* A traced block's access: classified, counted and checked. */
+[[gnu::noinline]] void traced_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
     need_kernel();
-    const SiteRef site = site_of(reinterpret_cast<uintptr_t>(pc), kind, addr);
+    const SiteRef site = site_of(pc, kind, addr);
     /* A load the compiler gave no source line is one it moved, e.g. made
      * unconditional from `if (t == 0) v = tile[0]` (it keeps only thread 0's
      * value): not the program's access, so not a race. */
-    if (race_on && !(kind == kLoad && site.moved)) race_check(addr, size, kind, space, a, site.index);
-    if (profile_on) {
+    if (tracer.race_on && !(kind == kLoad && site.moved)) race_check(addr, size, kind, space, a, site.index);
+    if (tracer.profile_on) {
         if (a) mark_touched(a, addr, size);
-        if (sampling) sample_tally(space, kind, size);
+        if (tracer.sampling) sample_tally(space, kind, size);
         profile_access(addr, size, kind, space, site.index);
     }
+}
+
+/* Every load and store of kernel code comes here, billions in a big grid:
+ * the two most frequent cases, no launch traced and an untraced block's
+ * shared access, take a few instructions and save no register, so that a
+ * sampled launch's untraced blocks cost little more than an untraced run. */
+[[gnu::always_inline]] inline void on_access(const void *pointer, unsigned size, Kind kind, const void *pc) {
+    if (!tracer.active) return;
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(pointer);
+    if (tracer.light_plain) {
+        if (addr - tracer.shared_lo < tracer.shared_size) { /* an untraced block's shared access: only tallied */
+            tracer.all_bytes[kShared][kind != kLoad] += size;
+            return;
+        }
+        return light_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
+    }
+    if (addr - atomic_lo < atomic_hi - atomic_lo) return;
+    if (tracer.light) return light_access_any(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
+    traced_access(addr, size, kind, reinterpret_cast<uintptr_t>(pc));
 }
 
 } /* namespace hipcpu_trace */
@@ -138,33 +161,34 @@ using namespace hipcpu_trace;
 bool trace_enabled(void) {
     if (!settings_read) {
         settings_read = true;
+        tracer.guard_total = guards_numbered;
         if (const char *p = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE); *p) {
-            profile_on = true;
-            profile_path = p;
-            sites_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_SITES);
-            lines_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_LINES);
+            tracer.profile_on = true;
+            tracer.profile_path = p;
+            tracer.sites_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_SITES);
+            tracer.lines_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_LINES);
             atexit(write_profile);
         }
-        race_on = hipcpu_setting_value(hipcpu_env::HIPCPU_RACECHECK) == 1;
+        tracer.race_on = hipcpu_setting_value(hipcpu_env::HIPCPU_RACECHECK) == 1;
         if (__start_hipcpu_shared && __stop_hipcpu_shared > __start_hipcpu_shared) {
-            shared_lo = reinterpret_cast<uintptr_t>(__start_hipcpu_shared);
-            shared_size = uintptr_t(__stop_hipcpu_shared - __start_hipcpu_shared);
+            tracer.shared_lo = reinterpret_cast<uintptr_t>(__start_hipcpu_shared);
+            tracer.shared_size = uintptr_t(__stop_hipcpu_shared - __start_hipcpu_shared);
         }
-        if (race_on && shared_size) {
-            shared_shadow.words = static_cast<Shadow *>(calloc((shared_size + 3) / 4, sizeof(Shadow)));
-            shared_written = static_cast<uint32_t *>(calloc(shared_size, sizeof(uint32_t)));
-            if (!shared_shadow.words || !shared_written) hipcpu_die("out of memory for the race check");
+        if (tracer.race_on && tracer.shared_size) {
+            tracer.shared_shadow.words = static_cast<Shadow *>(calloc((tracer.shared_size + 3) / 4, sizeof(Shadow)));
+            tracer.shared_written = static_cast<uint32_t *>(calloc(tracer.shared_size, sizeof(uint32_t)));
+            if (!tracer.shared_shadow.words || !tracer.shared_written) hipcpu_die("out of memory for the race check");
         }
-        if (profile_on) site_counts.assign(size_t(kMaxThreads) * kMaxSites, 0);
-        if (profile_on && !lines_path.empty() && guard_total) {
-            counting_blocks = true;
-            guard_pc.assign(guard_total + 1, 0);
-            guard_lane_runs.assign(size_t(guard_total + 1) * kMaxThreads, 0);
-            guard_wave_most.assign(guard_total + 1, 0);
-            wave_phase_runs.assign(size_t(guard_total + 1) * kMaxWaves, 0);
+        if (tracer.profile_on) tracer.site_counts.assign(size_t(kMaxThreads) * kMaxSites, 0);
+        if (tracer.profile_on && !tracer.lines_path.empty() && tracer.guard_total) {
+            tracer.counting_blocks = true;
+            tracer.guard_pc.assign(tracer.guard_total + 1, 0);
+            tracer.guard_lane_runs.assign(size_t(tracer.guard_total + 1) * kMaxThreads, 0);
+            tracer.guard_wave_most.assign(tracer.guard_total + 1, 0);
+            tracer.wave_phase_runs.assign(size_t(tracer.guard_total + 1) * kMaxWaves, 0);
         }
     }
-    return profile_on || race_on;
+    return tracer.profile_on || tracer.race_on;
 }
 
 void trace_launch_begin(const char *text, const dim3 &grid, const dim3 &block) {
@@ -172,41 +196,34 @@ void trace_launch_begin(const char *text, const dim3 &grid, const dim3 &block) {
     launch.grid = grid;
     launch.block = block;
     kernel_unknown = true;
-    kernel = nullptr;
+    tracer.kernel = nullptr;
     race_launch_begin();
     launch_concurrent = unsigned(hipcpu_setting_value(hipcpu_env::HIPCPU_COMPUTE_UNITS));
     launch_requests_begin(launch_concurrent);
     sample_launch_begin(uint64_t(grid.x) * grid.y * grid.z, block.x * block.y * block.z, launch_concurrent);
-    atomics_by_address.clear();
-    active = true;
+    tracer.atomics_by_address.clear();
+    tracer.active = true;
 }
 
 void trace_launch_end(void) {
     need_kernel();
     end_phase();
     launch_requests_end();
-    if (sampling)
+    if (tracer.sampling)
         sample_launch_end(uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z);
     else
         sample_full_launch();
-    active = false;
-    for (Alloc &a : allocs)
-        if (a.touched_dirty) {
-            const size_t words = (a.end - a.base + 63) / 64;
-            for (size_t i = 0; i < words; i++) kernel->c.unique_bytes += __builtin_popcountll(a.touched[i]);
-            memset(a.touched, 0, words * sizeof(uint64_t));
-            a.touched_dirty = false;
-        }
+    tracer.active = false;
     uint64_t most = 0;
-    for (const auto &entry : atomics_by_address) most = std::max(most, entry.second);
-    kernel->c.atomics_max_one_address = std::max(kernel->c.atomics_max_one_address, most);
+    for (const auto &entry : tracer.atomics_by_address) most = std::max(most, entry.second);
+    tracer.kernel->c.atomics_max_one_address = std::max(tracer.kernel->c.atomics_max_one_address, most);
 }
 
 void trace_block_begin(uint64_t id) {
     end_phase();
     race_block_begin(id);
     block_requests_begin();
-    sample_block_begin(block_ordinal, launch_concurrent);
+    sample_block_begin(tracer.block_ordinal, launch_concurrent);
 }
 
 void trace_barrier(void) {
@@ -214,21 +231,22 @@ void trace_barrier(void) {
     next_phase();
     end_phase();
     phase_requests_begin(false);
-    if (kernel) kernel->c.barriers++;
+    if (tracer.kernel) tracer.kernel->c.barriers++;
 }
 
 void trace_wave_op(unsigned, int kind) {
     need_kernel();
-    if (kind <= HIPCPU_SHFL_XOR && kernel) kernel->c.shuffles++;
+    if (kind <= HIPCPU_SHFL_XOR && tracer.kernel) tracer.kernel->c.shuffles++;
 }
 
 void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t live, unsigned at_access) {
-    if (!profile_on) return;
+    /* An untraced block's lanes log nothing and open no request: nothing to do. */
+    if (!tracer.profile_on || tracer.light) return;
     need_kernel();
-    std::vector<Group> &groups = open_groups[wave];
+    std::vector<Group> &groups = tracer.open_groups[wave];
     const size_t already_open = groups.size();
     for (unsigned i = 0; i < lanes; i++) {
-        Lane &l = lane_state[first + i];
+        Lane &l = tracer.lane_state[first + i];
         /* A lane that stopped with a full log keeps its open access for the
          * next round; one that stopped at a barrier, a wave operation or its
          * end has made its last access of this phase. */
@@ -255,7 +273,7 @@ void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t liv
     }
     if (at_access == 0) {
         for (unsigned i = 0; i < lanes; i++) reset_counts(first + i);
-        if (counting_blocks) end_block_counts(first, lanes);
+        if (tracer.counting_blocks) end_block_counts(first, lanes);
     }
 }
 
@@ -263,20 +281,19 @@ void trace_alloc(void *pointer, size_t bytes) {
     Alloc a = {};
     a.base = reinterpret_cast<uintptr_t>(pointer);
     a.end = a.base + bytes;
-    auto at = std::lower_bound(allocs.begin(), allocs.end(), a.base,
+    auto at = std::lower_bound(tracer.allocs.begin(), tracer.allocs.end(), a.base,
                                [](const Alloc &x, uintptr_t base) { return x.base < base; });
-    allocs.insert(at, a);
+    tracer.allocs.insert(at, a);
     forget_found_allocs();
 }
 
 void trace_free(void *pointer) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(pointer);
-    for (size_t i = 0; i < allocs.size(); i++)
-        if (allocs[i].base == base) {
-            free(allocs[i].touched);
-            free(allocs[i].segments);
-            free(allocs[i].shadow.words);
-            allocs.erase(allocs.begin() + long(i));
+    for (size_t i = 0; i < tracer.allocs.size(); i++)
+        if (tracer.allocs[i].base == base) {
+            free(tracer.allocs[i].segments);
+            free(tracer.allocs[i].shadow.words);
+            tracer.allocs.erase(tracer.allocs.begin() + long(i));
             break;
         }
     forget_found_allocs();
@@ -287,7 +304,7 @@ void trace_name(const void *pointer, const char *name) {
 }
 
 bool hipcpu_trace_counters(const char *name, hipcpu_kernel_counters *out) {
-    for (const KernelStats &k : kernels)
+    for (const KernelStats &k : tracer.kernels)
         if (k.name == name) {
             *out = k.c;
             return true;
@@ -296,9 +313,9 @@ bool hipcpu_trace_counters(const char *name, hipcpu_kernel_counters *out) {
 }
 
 void hipcpu_trace_reset(void) {
-    kernels.clear();
-    kernel = nullptr;
-    for (Site &site : sites) site.stats[0] = site.stats[1] = SiteStats();
+    tracer.kernels.clear();
+    tracer.kernel = nullptr;
+    for (Site &site : tracer.sites) site.stats[0] = site.stats[1] = SiteStats();
 }
 
 /* ---- Entry points from kernel code ----------------------------------------------- */
@@ -306,25 +323,29 @@ void hipcpu_trace_reset(void) {
 extern "C" {
 
 void hipcpu_atomic_begin(const void *address, unsigned size) {
-    if (!active) return;
+    if (!tracer.active) return;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(address);
     atomic_lo = addr;
     atomic_hi = addr + size;
+    tracer.light_plain = false;
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
     need_kernel();
     const uint32_t site = site_of(reinterpret_cast<uintptr_t>(__builtin_return_address(0)), kAtomic, addr).index;
-    if (race_on) race_check(addr, size, kAtomic, space, a, site);
-    if (profile_on) {
+    if (tracer.race_on) race_check(addr, size, kAtomic, space, a, site);
+    if (tracer.profile_on) {
         if (a) mark_touched(a, addr, size);
-        sites[site].stats[space].atomics++;
-        kernel->c.atomics++;
-        atomics_by_address[addr]++;
+        tracer.sites[site].stats[space].atomics++;
+        tracer.kernel->c.atomics++;
+        tracer.atomics_by_address[addr]++;
     }
 }
 
-void hipcpu_atomic_end(void) { atomic_lo = atomic_hi = 0; }
+void hipcpu_atomic_end(void) {
+    atomic_lo = atomic_hi = 0;
+    tracer.light_plain = tracer.light;
+}
 
 /* Copies the compiler keeps as a memcpy or memset (a 16-byte struct copied
  * into a local array: chapter 08's staged pixels) are no load or store to
@@ -359,23 +380,28 @@ void *__asan_memset(void *dst, int value, size_t n) {
  * then calls the second at the start of each basic block. */
 void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) {
     if (start == stop || *start) return;
-    for (uint32_t *g = start; g < stop; g++) *g = ++guard_total;
+    for (uint32_t *g = start; g < stop; g++) *g = ++guards_numbered;
 }
 
-void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
-    if (!active) return;
-    if (light && !kernel_unknown) return; /* an untraced block */
-    const uintptr_t pc = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+/* A basic block entered in a traced block (or the launch's first in a
+ * kernel's code, which names the kernel). */
+[[gnu::noinline]] static void block_entered(uint32_t *guard, uintptr_t pc) {
     if (kernel_unknown && in_kernel_code(pc)) { /* the launch's first block in a kernel: its entry */
         const char *name = kernel_at(pc);
         count_launch_as(name ? name : launch.text);
     }
-    if (!counting_blocks || *guard > guard_total) return;
-    if (light) return;
+    if (!tracer.counting_blocks || *guard > tracer.guard_total) return;
+    if (tracer.light) return;
     const uint32_t g = *guard;
     const unsigned thread = hipcpu_current_linear;
-    if (!guard_pc[g]) guard_pc[g] = pc;
-    if (guard_lane_runs[size_t(g) * kMaxThreads + thread]++ == 0) guards_touched[thread].push_back(g);
+    if (!tracer.guard_pc[g]) tracer.guard_pc[g] = pc;
+    if (tracer.guard_lane_runs[size_t(g) * kMaxThreads + thread]++ == 0) tracer.guards_touched[thread].push_back(g);
+}
+
+/* Called at every basic block: the untraced cases return at once, saving no register. */
+void __sanitizer_cov_trace_pc_guard(uint32_t *guard) {
+    if (!tracer.active || (tracer.light && !kernel_unknown)) return; /* no launch traced, or an untraced block */
+    block_entered(guard, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 
 /* What the instrumentation's module constructor and noreturn calls expect. */

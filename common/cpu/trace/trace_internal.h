@@ -55,10 +55,13 @@ constexpr uint64_t kReuseBytes[kReuseBuckets] = {256ull << 10, 1ull << 20, 4ull 
 const char *const kReuseName[kReuseBuckets] = {"256k", "1m", "4m", "16m", "64m", "256m"};
 
 /* What the tracer knows of one 64-byte segment of device memory in a launch:
- * who first touched it (the convoy test) and when it was last touched (its
- * re-read distance), both 0 before its first touch (trace_requests.cpp). */
+ * who first touched it (the convoy test), when it was last touched (its
+ * re-read distance), both 0 before its first touch (trace_requests.cpp), and
+ * which of its bytes were touched (unique_bytes). One record, so that an
+ * access finds all three in one cache line. */
 struct SegmentState {
     uint64_t first, last;
+    uint64_t touched; /* a bit per byte */
 };
 
 struct Site {
@@ -97,9 +100,8 @@ struct ShadowMap {
 struct Alloc {
     uintptr_t base, end;
     std::string name;
-    uint64_t *touched;  /* profile: a bit per byte touched in this launch */
     SegmentState *segments; /* profile: per 64-byte segment, in this launch (trace_requests.cpp) */
-    bool touched_dirty, segments_dirty;
+    bool segments_dirty;
     ShadowMap shadow;   /* race check */
 };
 
@@ -141,14 +143,7 @@ struct Group {
     uint8_t lane[kWave];
 };
 
-/* ---- trace.cpp: settings ---------------------------------------------------- */
-extern bool profile_on, race_on;
-extern std::string profile_path, sites_path, lines_path;
-extern bool active; /* in a launch, with a mode on */
-
 /* ---- trace_symbols.cpp ------------------------------------------------------ */
-extern std::vector<Site> sites;
-extern std::string current_kernel; /* the running launch's kernel, as its rows name it */
 void resolve(Site &site);                                /* site.location: "file:line" */
 /* A call site, as every access asks for it: its index into `sites` and
  * whether it is a moved load (Site::no_line). */
@@ -164,11 +159,58 @@ const SiteRef &find_site(uintptr_t pc, Kind kind, uintptr_t addr); /* made at fi
  * chapter 09's 20 hot sites in shared slots). 64 KiB, of which the hot
  * entries take a few cache lines; one line per look-up. */
 constexpr unsigned kSiteCache = 4096;
-extern SiteRef site_cache[kSiteCache];
+
+/* ---- What the parts share ----------------------------------------------------- */
+
+/* The tracer's state that more than one of its files reads, in one place:
+ * the one instance is `tracer` (trace.cpp). What a single file keeps is that
+ * file's own. The fields every access reads come first, in one cache line. */
+struct TraceState {
+    bool active;      /* in a launch, with a mode on */
+    bool light;       /* trace_sample.cpp: the running block is not traced (only tallied) */
+    bool light_plain; /* light, and no atomic in progress: on_access's quickest path */
+    bool sampling;    /* this launch traces some of its blocks */
+    bool profile_on, race_on;
+    bool counting_blocks;           /* the lines table is asked for: basic-block runs counted */
+    uintptr_t shared_lo, shared_size; /* the __shared__ section */
+    uint64_t all_bytes[2][2];       /* [space][load/store]: a sampled launch's bytes, every block's */
+
+    /* trace.cpp: settings */
+    std::string profile_path, sites_path, lines_path;
+
+    /* trace_symbols.cpp: call sites */
+    std::vector<Site> sites;
+    std::string current_kernel; /* the running launch's kernel, as its rows name it */
+    SiteRef site_cache[kSiteCache];
+
+    /* trace_memory.cpp */
+    std::vector<Alloc> allocs; /* sorted by base */
+    ShadowMap shared_shadow;
+    uint32_t *shared_written;  /* block stamp of the last write, per shared byte */
+
+    /* trace_requests.cpp: counters, requests, basic-block runs */
+    std::vector<KernelStats> kernels;
+    KernelStats *kernel;
+    std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
+    uint32_t guard_total;                  /* guards numbered 1..guard_total */
+    std::vector<uintptr_t> guard_pc;       /* [guard]: the block's first instruction */
+    std::vector<uint32_t> guard_lane_runs; /* [guard * kMaxThreads + thread], this sync interval */
+    std::vector<uint32_t> guard_wave_most; /* [guard]: scratch for one wave */
+    std::vector<uint32_t> wave_phase_runs; /* [wave * (guard_total + 1) + guard] */
+    std::vector<uint32_t> guards_touched[kMaxThreads];
+    Lane lane_state[kMaxThreads];
+    std::vector<uint32_t> site_counts;     /* [site][thread]: times the thread reached the site this phase */
+    std::vector<Group> open_groups[kMaxWaves];
+    uint64_t block_ordinal;  /* of the running block in its launch, from 1 */
+    unsigned block_phase;    /* barriers the running block has passed */
+    uint64_t fresh_segments; /* segments first touched in this launch: the re-read clock */
+};
+extern TraceState tracer;
+
 inline uintptr_t site_key(uintptr_t pc, Kind kind) { return pc ^ (uintptr_t(kind) << 60); }
 inline unsigned site_slot(uintptr_t key) { return unsigned((key >> 1) + (key >> 60)) % kSiteCache; }
 inline const SiteRef &site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
-    const SiteRef &cached = site_cache[site_slot(site_key(pc, kind))];
+    const SiteRef &cached = tracer.site_cache[site_slot(site_key(pc, kind))];
     return cached.key == site_key(pc, kind) ? cached : find_site(pc, kind, addr);
 }
 std::string shared_variable(uintptr_t addr, uintptr_t *offset);
@@ -178,29 +220,21 @@ const char *kernel_at(uintptr_t pc); /* that kernel's name ("tile_kernel<32, 8>"
 const char *lasting_name(const std::string &name);
 
 /* ---- trace_memory.cpp ------------------------------------------------------- */
-extern std::vector<Alloc> allocs; /* sorted by base */
 void forget_found_allocs(); /* find_alloc's caches, when allocs changes */
-extern uintptr_t shared_lo, shared_size;
-extern ShadowMap shared_shadow;
-extern uint32_t *shared_written; /* block stamp of the last write, per shared byte */
 Alloc *find_alloc(uintptr_t addr);
 std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
 std::string describe_global(uintptr_t addr);
 std::string describe_shared(uintptr_t addr);
-void mark_touched(Alloc *a, uintptr_t addr, unsigned size);
+void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size); /* trace_requests.cpp: any access */
+/* Inline: every global access of a sampled launch's untraced blocks marks its bytes. */
+inline void mark_touched(Alloc *a, uintptr_t addr, unsigned size) {
+    if ((addr & 63) + size > 64 || !a->segments) return mark_touched_across(a, addr, size);
+    a->segments_dirty = true;
+    a->segments[(addr >> 6) - a->base / 64].touched |= (size == 64 ? ~uint64_t(0) : (uint64_t(1) << size) - 1)
+                                                       << (addr & 63); /* the usual case: one segment */
+}
 
 /* ---- trace_requests.cpp ----------------------------------------------------- */
-extern std::vector<KernelStats> kernels;
-extern KernelStats *kernel;
-extern std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
-extern uint32_t guard_total;
-extern std::vector<uintptr_t> guard_pc;
-extern std::vector<uint32_t> guard_lane_runs, guard_wave_most, wave_phase_runs;
-extern std::vector<uint32_t> guards_touched[kMaxThreads];
-extern bool counting_blocks;
-extern Lane lane_state[kMaxThreads];
-extern std::vector<uint32_t> site_counts;
-extern std::vector<Group> open_groups[kMaxWaves];
 void end_phase();
 void launch_requests_begin(unsigned concurrent_blocks);
 void block_requests_begin();
@@ -211,30 +245,22 @@ void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint);
 void end_block_counts(unsigned first, unsigned lanes);
 void reset_counts(unsigned thread);
 void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site);
-extern uint64_t block_ordinal, fresh_segments;
 SegmentState *segment_state(uint64_t unit, uintptr_t addr);
 
 /* ---- trace_sample.cpp: HIPCPU_SAMPLE_BLOCKS --------------------------------- */
-extern bool sampling; /* this launch traces some of its blocks */
-extern bool light;    /* the running block is not traced (only tallied) */
-extern unsigned launch_concurrent; /* trace.cpp: HIPCPU_COMPUTE_UNITS at the launch */
 void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent);
 void sample_kernel_known();
 void sample_block_begin(uint64_t ordinal, unsigned concurrent);
 void sample_tally(Space space, Kind kind, unsigned size);
 void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc); /* global memory, or none */
-extern uint64_t all_bytes[2][2], traced_bytes[2][2]; /* [space][load/store]: every block's, the traced blocks' */
 void sample_uniform_block(const std::unordered_set<uint64_t> &segments);
 uint64_t sample_uniform_launch_segments();
 void light_phase_begin();
-extern unsigned block_phase;
 void sample_launch_end(uint64_t blocks);
 void sample_full_launch();
 void write_sampling(const std::string &path);
 
 /* ---- trace_race.cpp --------------------------------------------------------- */
-extern uint32_t phase_stamp, block_stamp;
-extern uint64_t block_linear;
 void next_phase();                 /* a barrier: a new phase */
 void race_launch_begin();
 void race_block_begin(uint64_t id); /* a new phase, and block */

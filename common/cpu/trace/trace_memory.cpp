@@ -14,10 +14,6 @@ namespace hipcpu_trace {
 
 
 
-std::vector<Alloc> allocs; /* sorted by base */
-uintptr_t shared_lo, shared_size;
-ShadowMap shared_shadow;
-uint32_t *shared_written; /* block stamp of the last write, per shared byte */
 
 /* Kernels alternate between a few buffers (an MLP layer: inputs, weights,
  * biases, outputs), and between them and memory that is no buffer (a
@@ -34,17 +30,17 @@ void forget_found_allocs() {
 }
 
 Alloc *find_alloc_slow(uintptr_t addr) {
-    size_t lo = 0, hi = allocs.size();
+    size_t lo = 0, hi = tracer.allocs.size();
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (allocs[mid].end <= addr)
+        if (tracer.allocs[mid].end <= addr)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < allocs.size() && addr >= allocs[lo].base) return &allocs[lo];
-    gap_lo = lo ? allocs[lo - 1].end : 0;
-    gap_hi = lo < allocs.size() ? allocs[lo].base : UINTPTR_MAX;
+    if (lo < tracer.allocs.size() && addr >= tracer.allocs[lo].base) return &tracer.allocs[lo];
+    gap_lo = lo ? tracer.allocs[lo - 1].end : 0;
+    gap_hi = lo < tracer.allocs.size() ? tracer.allocs[lo].base : UINTPTR_MAX;
     return nullptr;
 }
 
@@ -77,25 +73,11 @@ std::string describe_shared(uintptr_t addr) {
     std::string name = shared_variable(addr, &offset);
     char text[1024];
     if (name.empty())
-        snprintf(text, sizeof text, "__shared__ memory (byte %lu of the section)", (unsigned long)(addr - shared_lo));
+        snprintf(text, sizeof text, "__shared__ memory (byte %lu of the section)",
+                 (unsigned long)(addr - tracer.shared_lo));
     else
         snprintf(text, sizeof text, "__shared__ %s, byte %lu", name.c_str(), (unsigned long)offset);
     return text;
-}
-
-void mark_touched(Alloc *a, uintptr_t addr, unsigned size) {
-    if (!a->touched) {
-        const size_t words = (a->end - a->base + 63) / 64;
-        a->touched = static_cast<uint64_t *>(calloc(words, sizeof(uint64_t)));
-        if (!a->touched) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
-    }
-    a->touched_dirty = true;
-    const uintptr_t b = addr - a->base;
-    if (b % 64 + size <= 64) { /* the usual case: one word of the bitmap */
-        a->touched[b / 64] |= (size == 64 ? ~uint64_t(0) : (uint64_t(1) << size) - 1) << (b % 64);
-        return;
-    }
-    for (uintptr_t i = b, e = b + size; i < e; i++) a->touched[i / 64] |= uint64_t(1) << (i % 64);
 }
 
 } /* namespace hipcpu_trace */

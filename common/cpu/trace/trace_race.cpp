@@ -31,7 +31,7 @@ std::vector<BlockStart> launch_blocks;
 constexpr uint32_t kSplit = ~0u;
 
 void next_phase() {
-    if (++phase_stamp == kSplit && race_on)
+    if (++phase_stamp == kSplit && tracer.race_on)
         hipcpu_die("the race check counts at most %u blocks and barriers in a run", kSplit - 1);
 }
 
@@ -44,7 +44,7 @@ void race_block_begin(uint64_t id) {
     next_phase();
     block_linear = id;
     block_stamp = phase_stamp;
-    if (race_on) launch_blocks.push_back({block_stamp, id});
+    if (tracer.race_on) launch_blocks.push_back({block_stamp, id});
 }
 
 uint64_t block_at(uint32_t stamp) {
@@ -70,8 +70,8 @@ std::string block_name(uint64_t id) {
 }
 
 const std::string &where(uint32_t site) {
-    resolve(sites[site]);
-    return sites[site].location;
+    resolve(tracer.sites[site]);
+    return tracer.sites[site].location;
 }
 
 /* What a thread did to the byte, as the messages say it: "<thread> read it". */
@@ -147,12 +147,12 @@ struct Checked {
 [[noreturn, gnu::noinline, gnu::cold]] void report_unwritten(uintptr_t offset, const Checked &c) {
     hipcpu_die_in_block("uninitialised read of %s: %s %s at %s, and no thread of this block has "
                         "written it since the block began (a GPU would hand back garbage)",
-                        describe_shared(shared_lo + offset).c_str(), thread_name(c.self).c_str(), did(c.kind),
+                        describe_shared(tracer.shared_lo + offset).c_str(), thread_name(c.self).c_str(), did(c.kind),
                         where(c.site).c_str());
 }
 
 inline void check_written(uintptr_t offset, const Checked &c) {
-    if (shared_written[offset] != block_stamp) report_unwritten(offset, c);
+    if (tracer.shared_written[offset] != block_stamp) report_unwritten(offset, c);
 }
 
 /* The rule (README "The checks"): a store against anything, and a plain read
@@ -241,18 +241,19 @@ inline void check_written(uintptr_t offset, const Checked &c) {
 void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a, uint32_t site) {
     const unsigned self = hipcpu_current_linear + 1;
     const Checked c = {self, kind, site, actor(self, kind, site), space};
-    ShadowMap &map = space == kShared ? shared_shadow : shadow_of(a);
-    const uintptr_t base = space == kShared ? shared_lo : a->base;
-    const uintptr_t region = space == kShared ? shared_size : a->end - a->base;
+    ShadowMap &map = space == kShared ? tracer.shared_shadow : shadow_of(a);
+    const uintptr_t base = space == kShared ? tracer.shared_lo : a->base;
+    const uintptr_t region = space == kShared ? tracer.shared_size : a->end - a->base;
     const uintptr_t first = addr - base, end = std::min<uintptr_t>(first + size, region); /* not past its end */
     const bool shared_read = space == kShared && kind != kStore;
+    const uint32_t *written = tracer.shared_written;
     for (uintptr_t lo = first; lo < end;) {
         const uintptr_t hi = std::min<uintptr_t>(end, (lo & ~uintptr_t(3)) + 4);
         Shadow &word = map.words[lo / 4];
         if (hi - lo < 4 || word.store_stamp == kSplit) {
             check_bytes(map, base, lo, hi, c);
-        } else if (shared_read && (shared_written[lo] != block_stamp || shared_written[lo + 1] != block_stamp ||
-                                   shared_written[lo + 2] != block_stamp || shared_written[lo + 3] != block_stamp)) {
+        } else if (shared_read && (written[lo] != block_stamp || written[lo + 1] != block_stamp ||
+                                   written[lo + 2] != block_stamp || written[lo + 3] != block_stamp)) {
             check_written(lo, c);
             check(word, base + lo, c);
             for (uintptr_t b = lo + 1; b < hi; b++) check_written(b, c); /* one of them reports */
@@ -262,7 +263,7 @@ void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a,
         lo = hi;
     }
     if (space == kShared && kind == kStore)
-        for (uintptr_t b = first; b < end; b++) shared_written[b] = block_stamp;
+        for (uintptr_t b = first; b < end; b++) tracer.shared_written[b] = block_stamp;
 }
 
 } /* namespace hipcpu_trace */

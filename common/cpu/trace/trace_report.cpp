@@ -19,17 +19,17 @@ FILE *open_report(const std::string &path) {
 /* Per kernel and source line: how often a wave ran it (the most of any basic
  * block that starts on that line), for the model's instruction counts. */
 void write_lines() {
-    FILE *f = open_report(lines_path);
+    FILE *f = open_report(tracer.lines_path);
     if (!f) return;
     fprintf(f, "kernel\tline\twave_runs\tcritical_runs\n");
     std::map<uintptr_t, std::string> located;
-    for (const KernelStats &k : kernels) {
+    for (const KernelStats &k : tracer.kernels) {
         /* [line]: the wave runs, and the busiest wave's per phase (critical_runs), of its busiest block */
         std::map<std::string, std::pair<uint64_t, uint64_t>> by_line;
         for (uint32_t g = 1; g < k.block_runs.size(); g++) {
-            if (!k.block_runs[g] || !guard_pc[g]) continue;
-            auto it = located.find(guard_pc[g]);
-            if (it == located.end()) it = located.emplace(guard_pc[g], line_of_block(guard_pc[g])).first;
+            if (!k.block_runs[g] || !tracer.guard_pc[g]) continue;
+            auto it = located.find(tracer.guard_pc[g]);
+            if (it == located.end()) it = located.emplace(tracer.guard_pc[g], line_of_block(tracer.guard_pc[g])).first;
             if (it->second.empty()) continue; /* the executor's own code, inlined into the kernel */
             std::pair<uint64_t, uint64_t> &runs = by_line[it->second];
             if (k.block_runs[g] > runs.first)
@@ -43,15 +43,15 @@ void write_lines() {
 }
 
 void write_profile() {
-    if (counting_blocks) write_lines();
-    write_sampling(profile_path);
-    if (FILE *f = open_report(profile_path)) {
+    if (tracer.counting_blocks) write_lines();
+    write_sampling(tracer.profile_path);
+    if (FILE *f = open_report(tracer.profile_path)) {
         fprintf(f, "kernel");
 #define HIPCPU_COUNTER_NAME(name, what) fprintf(f, "\t%s", #name);
         HIPCPU_KERNEL_COUNTERS(HIPCPU_COUNTER_NAME)
 #undef HIPCPU_COUNTER_NAME
         fprintf(f, "\n");
-        for (const KernelStats &k : kernels) {
+        for (const KernelStats &k : tracer.kernels) {
             fprintf(f, "%s", k.name.c_str());
 #define HIPCPU_COUNTER_VALUE(name, what) fprintf(f, "\t%lu", (unsigned long)k.c.name);
             HIPCPU_KERNEL_COUNTERS(HIPCPU_COUNTER_VALUE)
@@ -60,13 +60,13 @@ void write_profile() {
         }
         fclose(f);
     }
-    if (sites_path.empty()) return;
-    if (FILE *f = open_report(sites_path)) {
+    if (tracer.sites_path.empty()) return;
+    if (FILE *f = open_report(tracer.sites_path)) {
         fprintf(f, "kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\t"
                    "dram_requests");
         for (unsigned b = 0; b < kReuseBuckets; b++) fprintf(f, "\tbeyond_%s", kReuseName[b]);
         fprintf(f, "\n");
-        for (Site &s : sites) {
+        for (Site &s : tracer.sites) {
             resolve(s);
             for (int space = 0; space < 2; space++) {
                 const SiteStats &st = s.stats[space];

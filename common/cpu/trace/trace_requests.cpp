@@ -13,9 +13,6 @@ namespace hipcpu_trace {
 /* ---- Counters ----------------------------------------------------------------- */
 
 
-std::vector<KernelStats> kernels;
-KernelStats *kernel;
-std::unordered_map<uintptr_t, uint64_t> atomics_by_address; /* this launch */
 
 /* What the running block has loaded since its last barrier: 64-byte segments
  * and 32-byte sectors. Counted once each per phase, they are the loads that
@@ -31,29 +28,28 @@ std::unordered_set<uint64_t> block_uniform_segments, launch_uniform_segments;
  * not the average wave's (one wave's epilogue is not shared by the others).
  * Per guard and wave, the runs in this phase; at the phase's end each guard
  * adds its most (common/cpu/model/README.md: the critical path). */
-std::vector<uint32_t> wave_phase_runs; /* [wave * (guard_total + 1) + guard] */
 std::vector<uint32_t> phase_guards[kMaxWaves];
 
 void end_phase() {
-    if (kernel) {
-        kernel->c.global_load_phase_segments += phase_segments.size();
-        kernel->c.global_load_phase_sectors += phase_sectors.size();
+    if (tracer.kernel) {
+        tracer.kernel->c.global_load_phase_segments += phase_segments.size();
+        tracer.kernel->c.global_load_phase_sectors += phase_sectors.size();
     }
     phase_segments.clear();
     phase_sectors.clear();
-    if (!counting_blocks || !kernel) return;
-    std::vector<uint64_t> &critical = kernel->critical_runs;
-    if (critical.size() <= guard_total) critical.resize(guard_total + 1);
+    if (!tracer.counting_blocks || !tracer.kernel) return;
+    std::vector<uint64_t> &critical = tracer.kernel->critical_runs;
+    if (critical.size() <= tracer.guard_total) critical.resize(tracer.guard_total + 1);
     for (unsigned w = 0; w < kMaxWaves; w++)
         for (uint32_t g : phase_guards[w]) {
-            uint32_t &n = wave_phase_runs[size_t(w) * (guard_total + 1) + g];
-            guard_wave_most[g] = std::max(guard_wave_most[g], n);
+            uint32_t &n = tracer.wave_phase_runs[size_t(w) * (tracer.guard_total + 1) + g];
+            tracer.guard_wave_most[g] = std::max(tracer.guard_wave_most[g], n);
             n = 0;
         }
     for (unsigned w = 0; w < kMaxWaves; w++) {
         for (uint32_t g : phase_guards[w]) {
-            critical[g] += guard_wave_most[g];
-            guard_wave_most[g] = 0;
+            critical[g] += tracer.guard_wave_most[g];
+            tracer.guard_wave_most[g] = 0;
         }
         phase_guards[w].clear();
     }
@@ -77,59 +73,73 @@ void end_phase() {
  *   the two around its device's L2 size.
  * Stores bring their segments in too. */
 unsigned concurrent_blocks = 1;
-uint64_t block_ordinal;   /* of the running block in its launch, from 1 */
-unsigned block_phase;     /* barriers the running block has passed */
 uint32_t wave_requests[kMaxWaves]; /* requests each wave has made in this phase */
-uint64_t fresh_segments;  /* segments first touched in this launch: the re-read clock */
 
 void launch_requests_begin(unsigned concurrent) {
     concurrent_blocks = concurrent ? concurrent : 1;
-    block_ordinal = 0;
-    fresh_segments = 0;
+    tracer.block_ordinal = 0;
+    tracer.fresh_segments = 0;
 }
 
 void phase_requests_begin(bool new_block) {
-    block_phase = new_block ? 0 : block_phase + 1;
+    tracer.block_phase = new_block ? 0 : tracer.block_phase + 1;
     for (uint32_t &n : wave_requests) n = 0;
-    if (sampling) light_phase_begin();
+    if (tracer.sampling) light_phase_begin();
 }
 
 void end_block() {
-    if (kernel) {
-        kernel->c.uniform_blocks += !block_uniform_segments.empty();
-        kernel->c.uniform_block_segments += block_uniform_segments.size();
-        if (sampling && !light) sample_uniform_block(block_uniform_segments);
+    if (tracer.kernel) {
+        tracer.kernel->c.uniform_blocks += !block_uniform_segments.empty();
+        tracer.kernel->c.uniform_block_segments += block_uniform_segments.size();
+        if (tracer.sampling && !tracer.light) sample_uniform_block(block_uniform_segments);
     }
     block_uniform_segments.clear();
 }
 
 void block_requests_begin() {
     end_block();
-    block_ordinal++;
+    tracer.block_ordinal++;
     phase_requests_begin(true);
 }
 
 void launch_requests_end() {
     end_block();
-    if (kernel)
-        kernel->c.uniform_launch_segments += sampling ? sample_uniform_launch_segments() : launch_uniform_segments.size();
+    if (tracer.kernel)
+        tracer.kernel->c.uniform_launch_segments +=
+            tracer.sampling ? sample_uniform_launch_segments() : launch_uniform_segments.size();
     launch_uniform_segments.clear();
-    for (Alloc &a : allocs)
+    for (Alloc &a : tracer.allocs)
         if (a.segments_dirty) {
-            memset(a.segments, 0, ((a.end - 1) / 64 - a.base / 64 + 1) * sizeof(SegmentState));
+            const size_t n = (a.end - 1) / 64 - a.base / 64 + 1;
+            uint64_t touched = 0;
+            for (size_t i = 0; i < n; i++) touched += __builtin_popcountll(a.segments[i].touched);
+            if (tracer.kernel) tracer.kernel->c.unique_bytes += touched;
+            memset(a.segments, 0, n * sizeof(SegmentState));
             a.segments_dirty = false;
         }
 }
 
-SegmentState *segment_state(uint64_t unit, uintptr_t addr) {
-    Alloc *a = find_alloc(uintptr_t(unit << 6) < addr ? addr : uintptr_t(unit << 6));
-    if (!a) return nullptr;
+/* The allocation's records, made at its first touch in a profile. */
+static SegmentState *segment_table(Alloc *a) {
     if (!a->segments) {
         a->segments = static_cast<SegmentState *>(calloc((a->end - 1) / 64 - a->base / 64 + 1, sizeof(SegmentState)));
         if (!a->segments) hipcpu_die("out of memory for the trace of '%s'", a->name.c_str());
     }
     a->segments_dirty = true;
-    return &a->segments[unit - a->base / 64];
+    return a->segments;
+}
+
+SegmentState *segment_state(uint64_t unit, uintptr_t addr) {
+    Alloc *a = find_alloc(uintptr_t(unit << 6) < addr ? addr : uintptr_t(unit << 6));
+    if (!a) return nullptr;
+    return &segment_table(a)[unit - a->base / 64];
+}
+
+void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size) {
+    SegmentState *table = segment_table(a);
+    const uintptr_t last = (a->end - 1) / 64; /* the bytes past the buffer's last segment are none of its */
+    for (uintptr_t byte = addr; byte < addr + size && byte >> 6 <= last; byte++)
+        table[(byte >> 6) - a->base / 64].touched |= uint64_t(1) << (byte & 63);
 }
 
 /* Where a request's data comes from, by the rules above: dram (a first load
@@ -146,8 +156,8 @@ struct RequestSource {
 
 RequestSource request_source(const Group &g) {
     RequestSource src = {};
-    const uint64_t when = uint64_t(std::min(block_phase, 0xFFFu)) << 28 | std::min<uint64_t>(g.order, 0x3FFFFF);
-    const uint64_t me = block_ordinal << 40 | uint64_t(g.wave) << 22 | when;
+    const uint64_t when = uint64_t(std::min(tracer.block_phase, 0xFFFu)) << 28 | std::min<uint64_t>(g.order, 0x3FFFFF);
+    const uint64_t me = tracer.block_ordinal << 40 | uint64_t(g.wave) << 22 | when;
     uint64_t units[2 * kWave];
     uintptr_t at[2 * kWave];
     unsigned n = 0;
@@ -162,19 +172,19 @@ RequestSource request_source(const Group &g) {
         if (!s) continue;
         if (s->first == 0) {
             s->first = me;
-            s->last = ++fresh_segments;
+            s->last = ++tracer.fresh_segments;
             src.dram = true;
             continue;
         }
         const uint64_t block = s->first >> 40, phase = s->first >> 28 & 0xFFF, wave = s->first >> 22 & 0x3F;
-        if (block == block_ordinal)
-            src.dram |= phase == std::min(block_phase, 0xFFFu) && wave != g.wave;
+        if (block == tracer.block_ordinal)
+            src.dram |= phase == std::min(tracer.block_phase, 0xFFFu) && wave != g.wave;
         else
-            src.dram |= (block - 1) / concurrent_blocks == (block_ordinal - 1) / concurrent_blocks &&
+            src.dram |= (block - 1) / concurrent_blocks == (tracer.block_ordinal - 1) / concurrent_blocks &&
                         (s->first & 0xFFF03FFFFFull) == when; /* the same phase and request, any wave */
-        const uint64_t distance = (fresh_segments - s->last) * 64;
+        const uint64_t distance = (tracer.fresh_segments - s->last) * 64;
         for (unsigned b = 0; b < kReuseBuckets; b++) src.beyond[b] += distance > kReuseBytes[b];
-        s->last = fresh_segments;
+        s->last = tracer.fresh_segments;
     }
     if (src.dram || g.kind == kStore) src = RequestSource{g.kind != kStore && src.dram, {}};
     return src;
@@ -189,22 +199,13 @@ RequestSource request_source(const Group &g) {
  * kernel and source line, those counts say how often a wave executed the
  * line: the trip counts that make the compiled code's instruction mix into
  * instructions issued (common/cpu/model/). */
-uint32_t guard_total;                   /* guards numbered 1..guard_total */
-std::vector<uintptr_t> guard_pc;        /* [guard]: the block's first instruction */
-std::vector<uint32_t> guard_lane_runs;  /* [guard * kMaxThreads + thread], this sync interval */
-std::vector<uint32_t> guards_touched[kMaxThreads];
-std::vector<uint32_t> guard_wave_most;  /* [guard]: scratch for one wave */
-bool counting_blocks;
 
 /* ---- Lanes in step, and their requests -------------------------------------- */
 
 
 
-Lane lane_state[kMaxThreads];
-std::vector<uint32_t> site_counts; /* [site][thread]: times the thread reached the site this phase */
 
 
-std::vector<Group> open_groups[kMaxWaves];
 uint64_t group_clock;
 
 /* Distinct values of ids[0..n): sorted input is the common case. */
@@ -230,17 +231,29 @@ unsigned bank_cycles(const Group &g) {
     const unsigned per_pass = widest <= 4 ? 32 : widest <= 8 ? 16 : 8;
     unsigned cycles = 0;
     for (unsigned pass = 0; pass * per_pass < kWave; pass++) {
+        /* The pass's distinct words, chained per bank: a word is looked for
+         * among its bank's only (usually none or one), and a broadcast's
+         * repeats of the last word are skipped at once. */
         uint64_t words[kWave * (kMergeLimit / 4 + 1)];
-        unsigned n = 0;
+        int next_in_bank[kWave * (kMergeLimit / 4 + 1)], bank_last[32];
+        unsigned per_bank[32] = {}, most = 0, n = 0;
+        uint64_t last = ~uint64_t(0);
         for (unsigned i = 0; i < g.count; i++) {
             if (g.lane[i] / per_pass != pass) continue;
-            for (uint64_t w = g.addr[i] / 4; w <= (g.addr[i] + g.size[i] - 1) / 4; w++) words[n++] = w;
+            for (uint64_t w = g.addr[i] / 4; w <= (g.addr[i] + g.size[i] - 1) / 4; w++) {
+                if (w == last) continue;
+                last = w;
+                const unsigned bank = unsigned(w % 32);
+                bool seen = false;
+                for (int k = per_bank[bank] ? bank_last[bank] : -1; k >= 0 && !seen; k = next_in_bank[k])
+                    seen = words[k] == w;
+                if (seen) continue;
+                words[n] = w;
+                next_in_bank[n] = per_bank[bank] ? bank_last[bank] : -1;
+                bank_last[bank] = int(n++);
+                most = std::max(most, ++per_bank[bank]);
+            }
         }
-        if (n == 0) continue;
-        std::sort(words, words + n);
-        unsigned per_bank[32] = {}, most = 0;
-        for (unsigned i = 0; i < n; i++)
-            if (i == 0 || words[i] != words[i - 1]) most = std::max(most, ++per_bank[words[i] % 32]);
         cycles += most;
     }
     return cycles;
@@ -261,7 +274,7 @@ unsigned count_units(const Group &g, unsigned shift, std::unordered_set<uint64_t
 }
 
 void count_request(const Group &g) {
-    Site &site = sites[g.site];
+    Site &site = tracer.sites[g.site];
     SiteStats &s = site.stats[g.space];
     uint64_t bytes = 0;
     for (unsigned i = 0; i < g.count; i++) bytes += g.size[i];
@@ -278,7 +291,7 @@ void count_request(const Group &g) {
         const bool dram = src.dram;
         s.dram_requests += dram;
         for (unsigned b = 0; b < kReuseBuckets; b++) s.beyond[b] += src.beyond[b] > 0;
-        hipcpu_kernel_counters &c = kernel->c;
+        hipcpu_kernel_counters &c = tracer.kernel->c;
         if (g.kind == kStore) {
             c.global_store_requests++;
             c.global_store_bytes += bytes;
@@ -307,7 +320,7 @@ void count_request(const Group &g) {
     } else {
         const unsigned cycles = bank_cycles(g);
         s.bank_cycles += cycles;
-        hipcpu_kernel_counters &c = kernel->c;
+        hipcpu_kernel_counters &c = tracer.kernel->c;
         (g.kind == kStore ? c.lds_write_requests : c.lds_read_requests)++;
         c.lds_requests++;
         c.lds_bytes += bytes;
@@ -317,7 +330,7 @@ void count_request(const Group &g) {
 
 /* `hint`: where the group is when the lanes run the same code, the usual case. */
 void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint) {
-    std::vector<Group> &groups = open_groups[wave];
+    std::vector<Group> &groups = tracer.open_groups[wave];
     Group *g = nullptr;
     auto same = [&](const Group &x) { return x.site == a.site && x.n == a.n && x.space == a.space; };
     if (hint < groups.size() && same(groups[hint])) {
@@ -359,30 +372,30 @@ void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint) {
 /* A wave reached a sync point: each basic block its lanes ran since the last
  * one counts as many wave-level runs as its busiest lane made. */
 void end_block_counts(unsigned first, unsigned lanes) {
-    std::vector<uint64_t> &runs = kernel->block_runs;
-    if (runs.size() <= guard_total) runs.resize(guard_total + 1);
+    std::vector<uint64_t> &runs = tracer.kernel->block_runs;
+    if (runs.size() <= tracer.guard_total) runs.resize(tracer.guard_total + 1);
     for (unsigned i = 0; i < lanes; i++)
-        for (uint32_t g : guards_touched[first + i]) {
-            uint32_t &n = guard_lane_runs[size_t(g) * kMaxThreads + first + i];
-            guard_wave_most[g] = std::max(guard_wave_most[g], n);
+        for (uint32_t g : tracer.guards_touched[first + i]) {
+            uint32_t &n = tracer.guard_lane_runs[size_t(g) * kMaxThreads + first + i];
+            tracer.guard_wave_most[g] = std::max(tracer.guard_wave_most[g], n);
             n = 0;
         }
     const unsigned wave = first / kWave;
-    uint32_t *phase_runs = &wave_phase_runs[size_t(wave) * (guard_total + 1)];
+    uint32_t *phase_runs = &tracer.wave_phase_runs[size_t(wave) * (tracer.guard_total + 1)];
     for (unsigned i = 0; i < lanes; i++) {
-        for (uint32_t g : guards_touched[first + i]) {
-            if (guard_wave_most[g] && phase_runs[g] == 0) phase_guards[wave].push_back(g);
-            phase_runs[g] += guard_wave_most[g];
-            runs[g] += guard_wave_most[g];
-            guard_wave_most[g] = 0;
+        for (uint32_t g : tracer.guards_touched[first + i]) {
+            if (tracer.guard_wave_most[g] && phase_runs[g] == 0) phase_guards[wave].push_back(g);
+            phase_runs[g] += tracer.guard_wave_most[g];
+            runs[g] += tracer.guard_wave_most[g];
+            tracer.guard_wave_most[g] = 0;
         }
-        guards_touched[first + i].clear();
+        tracer.guards_touched[first + i].clear();
     }
 }
 
 void reset_counts(unsigned thread) {
-    Lane &l = lane_state[thread];
-    for (uint32_t s : l.counted) site_counts[size_t(s) * kMaxThreads + thread] = 0;
+    Lane &l = tracer.lane_state[thread];
+    for (uint32_t s : l.counted) tracer.site_counts[size_t(s) * kMaxThreads + thread] = 0;
     l.counted.clear();
 }
 
@@ -390,7 +403,7 @@ void reset_counts(unsigned thread) {
  * with a full log, first stop so that the wave's other lanes catch up. */
 void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint32_t site) {
     const unsigned thread = hipcpu_current_linear;
-    Lane &l = lane_state[thread];
+    Lane &l = tracer.lane_state[thread];
     for (int pass = 0; pass < 2; pass++) {
         if (l.length) {
             Access &open = l.log[l.length - 1];
@@ -400,7 +413,7 @@ void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint3
             const uint64_t bit = uint64_t(1) << (site % 64);
             if (open.kind == kind && open.space == space && open.addr + open.size == addr &&
                 open.size + size <= kMergeLimit && !(open.merged & bit) &&
-                sites[open.site].line_id == sites[site].line_id) {
+                tracer.sites[open.site].line_id == tracer.sites[site].line_id) {
                 open.size = uint16_t(open.size + size);
                 open.merged |= bit;
                 return;
@@ -410,7 +423,7 @@ void profile_access(uintptr_t addr, unsigned size, Kind kind, Space space, uint3
         l.stopped = true;
         hipcpu_suspend_at_access(); /* the round's end keeps only the open access */
     }
-    uint32_t &count = site_counts[size_t(site) * kMaxThreads + thread];
+    uint32_t &count = tracer.site_counts[size_t(site) * kMaxThreads + thread];
     if (count++ == 0) l.counted.push_back(site);
     l.log[l.length++] = {addr, uint64_t(1) << (site % 64), site, count, uint16_t(size), uint8_t(kind),
                          uint8_t(space), true};

@@ -25,13 +25,11 @@
 
 namespace hipcpu_trace {
 
-bool sampling;        /* this launch is sampled */
-bool light;           /* the running block is not traced: light mode */
 uint64_t sample_rounds, launch_rounds; /* traced rounds, and all of them, in this launch */
 uint64_t sample_grid_blocks, traced_blocks_now; /* blocks in this launch, and traced so far */
 unsigned block_threads;
 uint64_t round_first; /* the ordinal of the running block's round's first block */
-uint64_t all_bytes[2][2], traced_bytes[2][2]; /* [space][load/store]: every block's, the traced blocks' */
+uint64_t traced_bytes[2][2]; /* [space][load/store]: the traced blocks' bytes (TraceState::all_bytes: every block's) */
 std::unordered_map<uint64_t, uint32_t> uniform_seen; /* uniform segment: traced blocks that loaded it */
 
 /* The untraced blocks' loads from DRAM and re-reads, counted exactly as
@@ -84,58 +82,69 @@ static SampleNote &note_for(const std::string &name) {
 }
 
 void sample_launch_begin(uint64_t blocks, unsigned threads, unsigned concurrent) {
-    sampling = light = false;
+    tracer.sampling = tracer.light = tracer.light_plain = false;
     const uint64_t wanted = hipcpu_setting_value(hipcpu_env::HIPCPU_SAMPLE_BLOCKS);
-    if (!wanted || race_on || !profile_on) return; /* the race check sees every block */
+    if (!wanted || tracer.race_on || !tracer.profile_on) return; /* the race check sees every block */
     launch_rounds = (blocks + concurrent - 1) / concurrent;
     sample_rounds = (wanted + concurrent - 1) / concurrent;
     if (sample_rounds >= launch_rounds) return; /* a grid no bigger than the sample: traced whole */
-    sampling = true;
+    tracer.sampling = true;
     sample_grid_blocks = blocks;
     block_threads = threads;
     traced_blocks_now = 0;
-    memset(all_bytes, 0, sizeof all_bytes);
+    memset(tracer.all_bytes, 0, sizeof tracer.all_bytes);
     memset(traced_bytes, 0, sizeof traced_bytes);
     light_dram = 0;
     memset(light_beyond, 0, sizeof light_beyond);
-    light_sites.assign(sites.size(), LightSite());
+    light_sites.assign(tracer.sites.size(), LightSite());
     uniform_seen.clear();
 }
 
 /* The kernel is known: remember its totals before this launch. */
 void sample_kernel_known() {
-    if (!sampling) return;
-    before = kernel->c;
-    before_runs = kernel->block_runs;
-    before_critical = kernel->critical_runs;
-    before_sites.resize(sites.size() * 2);
-    for (size_t i = 0; i < sites.size(); i++)
-        for (int s = 0; s < 2; s++) before_sites[i * 2 + s] = sites[i].stats[s];
+    if (!tracer.sampling) return;
+    before = tracer.kernel->c;
+    before_runs = tracer.kernel->block_runs;
+    before_critical = tracer.kernel->critical_runs;
+    before_sites.resize(tracer.sites.size() * 2);
+    for (size_t i = 0; i < tracer.sites.size(); i++)
+        for (int s = 0; s < 2; s++) before_sites[i * 2 + s] = tracer.sites[i].stats[s];
 }
 
 /* Block `ordinal` (from 1, in run order) begins. The traced rounds are the
  * middle ones of sample_rounds equal stretches of the launch: the first
  * round (a cold cache) and the last (a tail) are typical of nothing. */
 void sample_block_begin(uint64_t ordinal, unsigned concurrent) {
-    if (!sampling) return;
+    if (!tracer.sampling) return;
     const uint64_t r = (ordinal - 1) / concurrent;
     const uint64_t k = r * sample_rounds / launch_rounds; /* the stretch r lies in */
-    light = r != (2 * k + 1) * launch_rounds / (2 * sample_rounds);
+    tracer.light = r != (2 * k + 1) * launch_rounds / (2 * sample_rounds);
     round_first = r * concurrent + 1;
-    traced_blocks_now += !light;
+    tracer.light_plain = tracer.light;
+    traced_blocks_now += !tracer.light;
 }
 
 /* A traced access, for the ratios. */
 void sample_tally(Space space, Kind kind, unsigned size) {
-    all_bytes[space][kind != kLoad] += size;
+    tracer.all_bytes[space][kind != kLoad] += size;
     traced_bytes[space][kind != kLoad] += size;
 }
 
 void light_phase_begin() {
     light_phase++;
-    for (unsigned w = 0; w < kMaxWaves; w++) {
-        memset(light_counted[w], 0, light_top[w]);
-        light_top[w] = 0;
+    for (unsigned w = 0; w < kMaxWaves; w++)
+        if (light_top[w]) { /* a call per wave at every barrier costs more than the bytes it clears */
+            memset(light_counted[w], 0, light_top[w]);
+            light_top[w] = 0;
+        }
+}
+
+/* The lanes of a wave go in step, as a trace's do (kLogLength accesses at a
+ * time), so that a segment's re-read distance is what a trace sees. */
+static inline void lane_step(LightLane &lane) {
+    if (++lane.since_stop >= kLogLength) {
+        lane.since_stop = 0;
+        hipcpu_suspend_at_access();
     }
 }
 
@@ -146,17 +155,18 @@ void light_phase_begin() {
 void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
     Alloc *a = find_alloc(addr);
     if (!a) return;
-    all_bytes[kGlobal][kind != kLoad] += size;
+    tracer.all_bytes[kGlobal][kind != kLoad] += size;
     mark_touched(a, addr, size);
     const unsigned thread = hipcpu_current_linear, wave = thread / kWave;
     LightLane &lane = light_lane[thread];
     if (lane.phase != light_phase) lane = LightLane{light_phase, 0, 0, 0, 0, 0}; /* a barrier: a trace flushes its lanes there too */
     const uint32_t site = site_of(pc, kind, addr).index;
-    if (site >= light_sites.size()) light_sites.resize(sites.size(), LightSite());
+    if (site >= light_sites.size()) light_sites.resize(tracer.sites.size(), LightSite());
     LightSite &ls = light_sites[site];
     ls.bytes += size;
     /* The next bytes from another instruction of the same line: one wider
      * access, as profile_access widens it. */
+    const std::vector<Site> &sites = tracer.sites;
     const bool merged = lane.order && addr == lane.end && site != lane.site && lane.size + size <= kMergeLimit &&
                         sites[site].line_id == sites[lane.site].line_id && sites[site].kind == sites[lane.site].kind;
     lane.end = addr + size;
@@ -182,10 +192,10 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
         last_sector = unit;
         last_segment = unit >> 1;
     }
-    const uint64_t phase = std::min(block_phase, 0xFFFu);
+    const uint64_t phase = std::min(tracer.block_phase, 0xFFFu);
     const uint64_t when = phase << 28 | std::min<uint64_t>(order, 0x3FFFFF);
-    bool dram = false;
-    unsigned beyond = 0, beyond_segments[kReuseBuckets] = {}; /* a bit per bucket; segments past each */
+    bool dram = false, reread = false;
+    unsigned beyond_segments[kReuseBuckets] = {}; /* segments re-read past each distance */
     for (uint64_t unit = addr >> 6; unit <= (addr + size - 1) >> 6; unit++) {
         /* The allocation's own table, without a second look-up, in the usual case. */
         SegmentState *s = a->segments && unit >= a->base / 64 && unit <= (a->end - 1) / 64
@@ -193,45 +203,42 @@ void light_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
                               : segment_state(unit, addr);
         if (!s) continue;
         if (s->first == 0) {
-            s->first = block_ordinal << 40 | uint64_t(wave) << 22 | when;
-            s->last = ++fresh_segments;
+            s->first = tracer.block_ordinal << 40 | uint64_t(wave) << 22 | when;
+            s->last = ++tracer.fresh_segments;
             dram = true;
             continue;
         }
         const uint64_t block = s->first >> 40;
-        if (block == block_ordinal)
+        if (block == tracer.block_ordinal)
             dram |= (s->first >> 28 & 0xFFF) == phase && (s->first >> 22 & 0x3F) != wave;
         else
             dram |= block >= round_first && (s->first & 0xFFF03FFFFFull) == when;
-        const uint64_t distance = (fresh_segments - s->last) * 64;
-        for (unsigned b = 0; b < kReuseBuckets; b++) beyond_segments[b] += distance > kReuseBytes[b];
-        s->last = fresh_segments;
+        const uint64_t distance = (tracer.fresh_segments - s->last) * 64;
+        /* The distances grow with the bucket: the first one not passed ends the count. */
+        for (unsigned b = 0; b < kReuseBuckets && distance > kReuseBytes[b]; b++) {
+            beyond_segments[b]++;
+            reread = true;
+        }
+        s->last = tracer.fresh_segments;
     }
+    if (kind != kLoad) return lane_step(lane);
     /* A request from DRAM is no re-read (request_source): the first lane's
      * DRAM stands for its request's. */
     dram |= (*counted & 1) != 0;
-    for (unsigned b = 0; b < kReuseBuckets; b++)
-        if (kind == kLoad && !dram && beyond_segments[b]) {
-            light_beyond[b] += beyond_segments[b]; /* the kernel's counter is per segment */
-            beyond |= 1u << b;
-        }
-    if (kind == kLoad && dram && !(*counted & 1)) { /* the site's counters are per request */
+    if (dram && !(*counted & 1)) { /* the site's counters are per request */
         *counted |= 1;
         light_dram++;
         ls.dram++;
     }
-    if (kind == kLoad)
-        for (unsigned b = 0; b < kReuseBuckets; b++)
-            if (beyond >> b & 1 && !(*counted >> (b + 1) & 1)) {
+    if (reread && !dram)
+        for (unsigned b = 0; b < kReuseBuckets && beyond_segments[b]; b++) {
+            light_beyond[b] += beyond_segments[b]; /* the kernel's counter is per segment */
+            if (!(*counted >> (b + 1) & 1)) {
                 *counted |= uint8_t(2u << b);
                 ls.beyond[b]++;
             }
-    /* The lanes of a wave go in step, as a trace's do (kLogLength accesses
-     * at a time), so that a segment's re-read distance is what a trace sees. */
-    if (++lane.since_stop >= kLogLength) {
-        lane.since_stop = 0;
-        hipcpu_suspend_at_access();
-    }
+        }
+    lane_step(lane);
 }
 
 /* A traced block's uniform segments, for uniform_launch_segments. */
@@ -259,18 +266,27 @@ static uint64_t scaled(uint64_t before_value, uint64_t now, double factor) {
     return before_value + uint64_t(llround(double(now - before_value) * factor));
 }
 
-/* The launch is over (its unique bytes and atomics' most not yet added, both
+/* The kernel's basic-block runs in this launch, scaled by `factor`. */
+static void scale_runs(KernelStats &k, double factor) {
+    for (size_t g = 0; g < k.block_runs.size(); g++)
+        k.block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, k.block_runs[g], factor);
+    for (size_t g = 0; g < k.critical_runs.size(); g++)
+        k.critical_runs[g] = scaled(g < before_critical.size() ? before_critical[g] : 0, k.critical_runs[g], factor);
+}
+
+/* The launch is over (its unique bytes added, its atomics' most not yet: both
  * exact): each counter of the traced blocks scaled to the grid. */
 void sample_launch_end(uint64_t blocks) {
-    if (!sampling) return;
-    light = false;
-    sampling = false;
-    hipcpu_kernel_counters &c = kernel->c;
-    SampleNote &note = note_for(kernel->name);
+    if (!tracer.sampling) return;
+    tracer.light = tracer.light_plain = false;
+    tracer.sampling = false;
+    hipcpu_kernel_counters &c = tracer.kernel->c;
+    SampleNote &note = note_for(tracer.kernel->name);
     note.launches++;
     note.traced += traced_blocks_now;
     note.blocks += blocks;
     bool missing = false;
+    const uint64_t(&all_bytes)[2][2] = tracer.all_bytes;
     const double by_blocks = double(blocks) / double(traced_blocks_now);
     const double gl = ratio(all_bytes[kGlobal][0], traced_bytes[kGlobal][0], by_blocks, &missing);
     const double sr = ratio(all_bytes[kShared][0], traced_bytes[kShared][0], by_blocks, &missing);
@@ -285,11 +301,11 @@ void sample_launch_end(uint64_t blocks) {
      * untraced blocks counted them); segments and sectors by the site's bytes. */
     uint64_t requests[2] = {}, segments[2] = {}, sectors[2] = {}, traced_loads = 0; /* this launch's, [load/store] */
     std::vector<size_t> shared_sites;
-    for (size_t i = 0; i < sites.size(); i++)
+    for (size_t i = 0; i < tracer.sites.size(); i++)
         for (int space = 0; space < 2; space++) {
-            SiteStats &s = sites[i].stats[space];
+            SiteStats &s = tracer.sites[i].stats[space];
             const SiteStats b = i * 2 + space < before_sites.size() ? before_sites[i * 2 + space] : SiteStats();
-            const bool store = sites[i].kind != kLoad;
+            const bool store = tracer.sites[i].kind != kLoad;
             if (space == kShared) { /* requests as the global ones go (below), lanes and bytes as the bytes */
                 shared_sites.push_back(i);
                 const double f = store ? sw : sr;
@@ -315,10 +331,10 @@ void sample_launch_end(uint64_t blocks) {
      * global requests do (exact), not by bytes (a tail tile's partial waves
      * make as many requests with fewer bytes). */
     uint64_t traced_requests = 0;
-    for (size_t i = 0; i < sites.size(); i++) {
+    for (size_t i = 0; i < tracer.sites.size(); i++) {
         const SiteStats b = i * 2 < before_sites.size() ? before_sites[i * 2] : SiteStats();
         const uint64_t light_requests = i < light_sites.size() ? light_sites[i].requests : 0;
-        traced_requests += sites[i].stats[kGlobal].requests - b.requests - light_requests;
+        traced_requests += tracer.sites[i].stats[kGlobal].requests - b.requests - light_requests;
     }
     const double by_requests = ratio(requests[0] + requests[1], traced_requests, work, &missing);
     c.uniform_load_requests = scaled(before.uniform_load_requests, c.uniform_load_requests, load_requests);
@@ -343,7 +359,7 @@ void sample_launch_end(uint64_t blocks) {
                                        &c.load_segments_beyond_16m, &c.load_segments_beyond_64m, &c.load_segments_beyond_256m};
     for (unsigned k = 0; k < kReuseBuckets; k++) *beyond[k] += light_beyond[k];
     for (size_t i : shared_sites) {
-        SiteStats &s = sites[i].stats[kShared];
+        SiteStats &s = tracer.sites[i].stats[kShared];
         const SiteStats b = i * 2 + 1 < before_sites.size() ? before_sites[i * 2 + 1] : SiteStats();
         s.requests = scaled(b.requests, s.requests, by_requests);
         s.bank_cycles = scaled(b.bank_cycles, s.bank_cycles, by_requests);
@@ -354,17 +370,14 @@ void sample_launch_end(uint64_t blocks) {
     c.global_load_bytes = before.global_load_bytes + all_bytes[kGlobal][0];
     c.global_store_bytes = before.global_store_bytes + all_bytes[kGlobal][1];
     c.lds_bytes = before.lds_bytes + all_bytes[kShared][0] + all_bytes[kShared][1];
-    for (size_t g = 0; g < kernel->block_runs.size(); g++)
-        kernel->block_runs[g] = scaled(g < before_runs.size() ? before_runs[g] : 0, kernel->block_runs[g], by_requests);
-    for (size_t g = 0; g < kernel->critical_runs.size(); g++)
-        kernel->critical_runs[g] =
-            scaled(g < before_critical.size() ? before_critical[g] : 0, kernel->critical_runs[g], by_requests);
+    scale_runs(*tracer.kernel, by_requests);
     note.missing_class |= missing;
 }
 
 /* A launch of a kernel traced whole while sampling was asked for. */
 void sample_full_launch() {
-    if (hipcpu_setting_value(hipcpu_env::HIPCPU_SAMPLE_BLOCKS) && kernel) note_for(kernel->name).full_launches++;
+    if (hipcpu_setting_value(hipcpu_env::HIPCPU_SAMPLE_BLOCKS) && tracer.kernel)
+        note_for(tracer.kernel->name).full_launches++;
 }
 
 /* One line per kernel, to HIPCPU_PROFILE's file + ".sampling": what was

@@ -26,11 +26,8 @@ namespace hipcpu_trace {
 
 
 
-std::vector<Site> sites;
 uintptr_t site_table_pc[2 * kMaxSites];
 uint32_t site_table_index[2 * kMaxSites];
-SiteRef site_cache[kSiteCache];
-std::string current_kernel;
 
 /* ---- Symbols: call sites to file:line, addresses to variable names ---------- */
 
@@ -159,21 +156,21 @@ const SiteRef &find_site(uintptr_t pc, Kind kind, uintptr_t addr) {
     size_t h = (key * 0x9E3779B97F4A7C15ull) >> 52; /* 12 bits: 4096 slots */
     while (site_table_pc[h] && site_table_pc[h] != key) h = (h + 1) % (2 * kMaxSites);
     if (!site_table_pc[h]) {
-        if (sites.size() >= kMaxSites) hipcpu_die("the trace build supports at most %u call sites", kMaxSites);
+        if (tracer.sites.size() >= kMaxSites) hipcpu_die("the trace build supports at most %u call sites", kMaxSites);
         site_table_pc[h] = key;
-        site_table_index[h] = uint32_t(sites.size());
+        site_table_index[h] = uint32_t(tracer.sites.size());
         Site s = {};
         s.pc = pc;
-        s.kernel = current_kernel;
+        s.kernel = tracer.current_kernel;
         s.line_id = -1;
         s.kind = kind;
         s.first_addr = addr;
         s.buffer = buffer_name_at(addr);
-        sites.push_back(s);
-        resolve(sites.back()); /* merging compares lines; the race check skips moved loads */
+        tracer.sites.push_back(s);
+        resolve(tracer.sites.back()); /* merging compares lines; the race check skips moved loads */
     }
     const uint32_t index = site_table_index[h];
-    return site_cache[site_slot(key)] = {key, index, sites[index].no_line};
+    return tracer.site_cache[site_slot(key)] = {key, index, tracer.sites[index].no_line};
 }
 
 /* The program's symbols that have a size (functions, variables), demangled,
