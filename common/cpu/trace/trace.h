@@ -1,6 +1,6 @@
-/* The interface between the executor's scheduler (hipcpu.cpp) and its
+/* The interface between the executor's scheduler (scheduler.cpp) and its
  * tracer (trace.cpp and trace_*.cpp), which exists only in the trace build (-DHIPCPU_TRACE:
- * `make profile-N`, `make racecheck-N`); hipcpu.cpp calls it through
+ * `make profile-N`, `make racecheck-N`); the executor calls it through
  * hooks.h, which is empty in the plain build. Not for kernel code.
  *
  * In the trace build the chapter's kernels are compiled by clang with
@@ -44,7 +44,7 @@ void trace_name(const void *pointer, const char *name);
 
 /* One kernel's counters, summed over its launches since the last reset. The
  * list is written once: the struct, HIPCPU_PROFILE's columns (same names) and
- * tests/test_trace.cpp all come from it, so a new counter is one line here
+ * tests/test_trace_*.cpp all come from it, so a new counter is one line here
  * and the line in trace_requests.cpp that counts it. X(name, what it counts). */
 #define HIPCPU_KERNEL_COUNTERS(X)                                                                   \
     X(launches, "launches of the kernel")                                                           \
