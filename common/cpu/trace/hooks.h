@@ -1,6 +1,5 @@
-/* The executor's calls into its tracer, in one place. The executor (scheduler.cpp) and
- * hip_runtime.h call these
- * hooks unconditionally: in the trace build (-DHIPCPU_TRACE=1: `make
+/* The executor's calls into its tracer, in one place. scheduler.cpp and
+ * hip_runtime.h call these hooks unconditionally: in the trace build (-DHIPCPU_TRACE=1: `make
  * profile-N`, `make racecheck-N`) each one calls the tracer (trace.h) when
  * the launch is traced; in the plain build each is an empty inline function
  * and `traced()` a constant false, so the compiler removes the calls and the
