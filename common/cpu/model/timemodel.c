@@ -342,14 +342,14 @@ static void explain_binding(const ModelDevice *d, const ModelCounters *c, const 
         if (trips > 0)
             snprintf(out->why, sizeof out->why,
                      "latency: %.0f dependent memory round trip%s per wave, one after another, on a %.0f-cycle "
-                     "critical path per block; %.0f block%s per CU at a time, %.2g wave%s per SIMD on average "
-                     "to overlap them", trips, plural(trips), path, out->resident_blocks,
+                     "critical path per block; %.0f block%s per CU at a time, %.2g wave%s per SIMD in the whole "
+                     "launch", trips, plural(trips), path, out->resident_blocks,
                      plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
         else
             snprintf(out->why, sizeof out->why,
                      "latency: no dependent memory round trip, but a %.0f-cycle critical path per block (its "
                      "instructions, the waits they leave exposed, its barriers); %.0f block%s per CU at a time, "
-                     "%.2g wave%s per SIMD on average to overlap it", path, out->resident_blocks,
+                     "%.2g wave%s per SIMD in the whole launch", path, out->resident_blocks,
                      plural(out->resident_blocks), waves_per_simd_avg, plural(waves_per_simd_avg));
         break;
     case MODEL_TERM_lds:
