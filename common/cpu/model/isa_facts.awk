@@ -145,16 +145,6 @@ kernel == "" { next }
     if (op ~ /^s_(cbranch|branch|endpgm)/) new_block("")
     next
 }
-function new_block(label) {
-    if (kernel == "") return
-    if (nb > 0 && ni[kernel, nb] == 0 && block_label[kernel, nb] == "") {
-        block_label[kernel, nb] = label
-        if (label != "") label_block[kernel, label] = nb
-        return
-    }
-    nb++; nblocks[kernel] = nb; block_label[kernel, nb] = label; ni[kernel, nb] = 0
-    if (label != "") label_block[kernel, label] = nb
-}
 
 # LLVM's comment on a block's first line says how deep in loops it is
 # ("; =>This Inner Loop Header: Depth=2", ";   in Loop: Header=BB2_4 Depth=1").

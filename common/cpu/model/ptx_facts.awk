@@ -247,16 +247,6 @@ kernel == "" { next }
     if (op ~ /^(bra|brx|ret|exit|trap)(\.|$)/) new_block("")
     next
 }
-function new_block(label) {
-    if (kernel == "") return
-    if (nb > 0 && ni[kernel, nb] == 0 && block_label[kernel, nb] == "") {
-        block_label[kernel, nb] = label
-        if (label != "") label_block[kernel, label] = nb
-        return
-    }
-    nb++; nblocks[kernel] = nb; block_label[kernel, nb] = label; ni[kernel, nb] = 0
-    if (label != "") label_block[kernel, label] = nb
-}
 
 # A line key "F<file>:<line>" as the trace names it ("train.hip:98").
 function resolve(l,    f) {

@@ -129,3 +129,17 @@ function once_per_wave_or_fewer(k, b,    i, key, runs, most) {
     }
     return most >= 0 && most < traced_waves[k] ? most : -1
 }
+
+# Both parsers split a kernel's code into blocks the same way: a new block at
+# each label and after each branch, numbered per kernel (nb, nblocks); an empty
+# block just opened takes the label instead of leaving an empty one behind.
+function new_block(label) {
+    if (kernel == "") return
+    if (nb > 0 && ni[kernel, nb] == 0 && block_label[kernel, nb] == "") {
+        block_label[kernel, nb] = label
+        if (label != "") label_block[kernel, label] = nb
+        return
+    }
+    nb++; nblocks[kernel] = nb; block_label[kernel, nb] = label; ni[kernel, nb] = 0
+    if (label != "") label_block[kernel, label] = nb
+}
