@@ -324,6 +324,10 @@ inline float __fadd_rn(float x, float y) { return x + y; }
 inline float __fmul_rn(float x, float y) { return x * y; }
 inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline int __mul24(int x, int y) { return (int)((long long)(x << 8 >> 8) * (y << 8 >> 8)); }
+inline unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xffffffu) * (y & 0xffffffu); }
+/* The read-only data cache's load: a plain load here (and in the trace, one access). */
+template <typename T> inline T __ldg(const T *address) { return *address; }
 
 inline unsigned int __float_as_uint(float x) { unsigned int u; memcpy(&u, &x, sizeof u); return u; }
 inline int __float_as_int(float x) { int i; memcpy(&i, &x, sizeof i); return i; }

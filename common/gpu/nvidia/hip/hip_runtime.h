@@ -43,8 +43,20 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipMemcpyHostToHost cudaMemcpyHostToHost
 #define hipMemcpyDefault cudaMemcpyDefault
 
+#define hipMemGetInfo cudaMemGetInfo
+#define hipHostMalloc(ptr, size, flags) cudaHostAlloc((ptr), (size), (flags))
+#define hipHostMallocDefault cudaHostAllocDefault
+#define hipHostFree cudaFreeHost
+/* HIP names a __device__ variable by HIP_SYMBOL(x); CUDA takes the symbol itself. */
+#define HIP_SYMBOL(symbol) symbol
+#define hipMemcpyToSymbol cudaMemcpyToSymbol
+#define hipMemcpyFromSymbol cudaMemcpyFromSymbol
+#define hipDeviceReset cudaDeviceReset
+
 /* Streams and events */
 typedef cudaStream_t hipStream_t;
+#define hipStreamCreate cudaStreamCreate
+#define hipStreamDestroy cudaStreamDestroy
 typedef cudaEvent_t hipEvent_t;
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipEventCreate cudaEventCreate
@@ -53,6 +65,7 @@ typedef cudaEvent_t hipEvent_t;
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
 
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
 /* Launch: HIP's portable macro form of kernel<<<grid, block, shared, stream>>>(args). */
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
@@ -85,5 +98,11 @@ __device__ __forceinline__ T __shfl_xor(T value, int lane_mask, int width = warp
 {
     return __shfl_xor_sync(TUTORIAL_FULL_MASK, value, lane_mask, width);
 }
+
+/* Votes: HIP's act on the whole wave, the ballot as a 64-bit mask (macros: CUDA
+ * still declares its own maskless forms for old GPUs). */
+#define __ballot(predicate) ((unsigned long long)__ballot_sync(TUTORIAL_FULL_MASK, (predicate)))
+#define __any(predicate) __any_sync(TUTORIAL_FULL_MASK, (predicate))
+#define __all(predicate) __all_sync(TUTORIAL_FULL_MASK, (predicate))
 
 #endif
