@@ -39,13 +39,17 @@ endef
 .PHONY: profile racecheck validate-model
 STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
 STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
+# The warp-32 devices (H100, H200) read a second trace at wave 32 and nvcc's own code, as a chapter's do.
+STANDALONE_WARP32 = build/trace-wave32/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 STANDALONE_CHECK = $(if $(FILE),$(if $(wildcard $(FILE)),true,echo "make $@: FILE=$(FILE): no such file" >&2; exit 2),echo \
   "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
 profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
 	@$(STANDALONE_CHECK)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) STANDALONE_SOURCE=$(FILE)
+	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 $(STANDALONE_WARP32) STANDALONE_SOURCE=$(FILE))
 	-@$(MAKE) --no-print-directory hip-tools
-	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) bash common/cpu/trace/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) $(if $(filter 64,$(WAVE)),PROFILE_WARP32_BINARY=$(STANDALONE_WARP32)) \
+	  bash common/cpu/trace/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
 racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) checked for races and uninitialised shared-memory reads
 	@$(STANDALONE_CHECK)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) STANDALONE_SOURCE=$(FILE)

@@ -30,7 +30,8 @@
 # FILE=...), run with the options alone, no dataset;
 # PROFILE_WARP32_BINARY: the wave-32 trace build of the same program (default:
 # for a chapter, build/trace-wave32/NN-name beside build/trace/NN-name; for a
-# program of one's own, none: one trace, every device on gfx906's code);
+# program of one's own, none unless given: make profile FILE=... gives
+# build/trace-wave32/standalone/KEY/NAME);
 # PROFILE_SAMPLE=N: trace about N blocks of each launch of more, in whole
 # rounds of HIPCPU_COMPUTE_UNITS blocks, and scale the counts to the grid
 # (HIPCPU_SAMPLE_BLOCKS; common/cpu/README.md, "Sampling"); empty or 0: every block;

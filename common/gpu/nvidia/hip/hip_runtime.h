@@ -5,6 +5,9 @@
 #define TUTORIAL_HIP_ON_CUDA_H
 
 #include <cuda_runtime.h>
+/* Before the vote macros below: libcu++ (which cooperative groups include) has a
+ * declaration named __any that the macro would otherwise rewrite. */
+#include <cooperative_groups.h>
 
 #define __HIP_PLATFORM_NVIDIA__ 1
 
@@ -28,6 +31,12 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipSetDevice cudaSetDevice
 #define hipGetDeviceProperties cudaGetDeviceProperties
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipOccupancyMaxPotentialBlockSize cudaOccupancyMaxPotentialBlockSize
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipDeviceAttributeCooperativeLaunch cudaDevAttrCooperativeLaunch
+#define hipDeviceAttributeCooperativeMultiDeviceLaunch cudaDevAttrCooperativeMultiDeviceLaunch
+#define hipLaunchCooperativeKernel(kernel, grid, block, args, shared_bytes, stream) \
+    cudaLaunchCooperativeKernel((const void *)(kernel), (grid), (block), (args), (shared_bytes), (stream))
 #define hipDeviceSynchronize cudaDeviceSynchronize
 
 /* Memory */
@@ -44,19 +53,26 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipMemcpyDefault cudaMemcpyDefault
 
 #define hipMemGetInfo cudaMemGetInfo
-#define hipHostMalloc(ptr, size, flags) cudaHostAlloc((ptr), (size), (flags))
 #define hipHostMallocDefault cudaHostAllocDefault
+template <typename T> inline hipError_t hipHostMalloc(T **ptr, size_t size, unsigned int flags = hipHostMallocDefault)
+{
+    return cudaHostAlloc((void **)ptr, size, flags);
+}
 #define hipHostFree cudaFreeHost
 /* HIP names a __device__ variable by HIP_SYMBOL(x); CUDA takes the symbol itself. */
 #define HIP_SYMBOL(symbol) symbol
 #define hipMemcpyToSymbol cudaMemcpyToSymbol
 #define hipMemcpyFromSymbol cudaMemcpyFromSymbol
+#define hipGetSymbolAddress cudaGetSymbolAddress
+#define hipGetSymbolSize cudaGetSymbolSize
+typedef cudaMemcpyKind hipMemcpyKind;
 #define hipDeviceReset cudaDeviceReset
 
 /* Streams and events */
 typedef cudaStream_t hipStream_t;
 #define hipStreamCreate cudaStreamCreate
 #define hipStreamDestroy cudaStreamDestroy
+#define hipStreamDefault 0 /* HIP's flag for an ordinary stream, passed where a stream goes: the null stream */
 typedef cudaEvent_t hipEvent_t;
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipEventCreate cudaEventCreate
