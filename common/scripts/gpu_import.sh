@@ -19,10 +19,18 @@
 #   common/cpu/model/validation/published.tsv  the validation programs'
 #                          kernels timed on this GPU (validation.tsv), first,
 #                          as the set measured-DEVICE
+#   plots/gpu-reports/DATE-DEVICE/  the report's tables and raw.tar.gz, kept
 #
-#   common/scripts/gpu_import.sh DIR [--root ROOT] [--allow-executor]
+#   common/scripts/gpu_import.sh DIR [--root ROOT] [--allow-executor] [--validation-only]
+#                                    [--validation FILE]
 #
 #   --root ROOT        the tree to write into (default: this repository)
+#   --validation-only  fold in the validation's measured set alone (step 5),
+#                      nothing of the chapters
+#   --validation FILE  the validation step's table (default DIR/validation.tsv),
+#                      for a report whose own did not come back and whose quick
+#                      run's did: the validation runs at the programs' own sizes
+#                      whatever the image count
 #   --allow-executor   accept a report made on the CPU platform (its times
 #                      are the executor's, labelled so); without it such a
 #                      report is refused, so no executor number is filed as
@@ -34,15 +42,23 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/common/scripts/lib.sh"
 SCRIPT_NAME=gpu-import
 
-[ $# -ge 1 ] && [[ $1 != -* ]] || die "usage: common/scripts/gpu_import.sh DIR [--root ROOT] [--allow-executor]"
+[ $# -ge 1 ] && [[ $1 != -* ]] ||
+    die "usage: common/scripts/gpu_import.sh DIR [--root ROOT] [--allow-executor] [--validation-only] [--validation FILE]"
 dir=$1
 shift
-root=$here allow_executor=''
-parse_options root allow-executor! -- "$@"
+root=$here allow_executor='' validation_only='' validation=''
+parse_options root allow-executor! validation-only! validation -- "$@"
 [ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
-for file in report.tsv env.tsv compare.tsv; do
+needed="report.tsv env.tsv compare.tsv"
+[ -z "$validation_only" ] || needed=env.tsv
+for file in $needed; do
     [ -f "$dir/$file" ] || die "$dir/$file is missing: DIR must be a make gpu-report folder"
 done
+validation=${validation:-$dir/validation.tsv}
+[ -z "$validation_only" ] || [ -s "$validation" ] || die "--validation-only: $validation is missing or empty"
+if [ -s "$validation" ]; then
+    head -n 1 "$validation" | grep -q $'^file\tkernel\tlaunches\tms' || die "$validation is not the validation step's table (file, kernel, launches, ms)"
+fi
 value() { awk -F '\t' -v key="$1" '$1 == key { print $2; found = 1 } END { if (!found) print "unknown" }' "$dir/env.tsv"; }
 platform=$(value platform) device=$(value device) date=$(value date) driver=$(value driver)
 compiler=$(value nvcc)
@@ -50,8 +66,8 @@ compiler=$(value nvcc)
 if [ "$platform" = cpu ] && [ -z "$allow_executor" ]; then
     die "$dir was made on the CPU platform: its times are the executor's, not a GPU's (--allow-executor to import it anyway; with make: GPU_IMPORT_ARGS=--allow-executor)"
 fi
-[ -s "$dir/compare.tsv" ] || die "$dir/compare.tsv is empty: the report's compare step did not run ($(awk -F '\t' '$1 == "compare" { print $2 ": " $4 }' "$dir/report.tsv"))"
-head -n 1 "$dir/compare.tsv" | grep -q $'^chapter\tplatform\tdevice\t' || die "$dir/compare.tsv is not make compare's table"
+[ -n "$validation_only" ] || [ -s "$dir/compare.tsv" ] || die "$dir/compare.tsv is empty: the report's compare step did not run ($(awk -F '\t' '$1 == "compare" { print $2 ": " $4 }' "$dir/report.tsv"))"
+[ -n "$validation_only" ] || head -n 1 "$dir/compare.tsv" | grep -q $'^chapter\tplatform\tdevice\t' || die "$dir/compare.tsv is not make compare's table"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpu-import.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -80,6 +96,15 @@ between() {
 
 begin='<!-- gpu-measured:begin (make gpu-import writes this) -->'
 
+# the time model's name for the device (common/cpu/model/devices.tsv), if it has one
+case $device in
+*H200*) model_device=h200 ;;
+*H100*) model_device=h100 ;;
+*"Radeon Pro VII"* | *MI50* | *MI60* | *"Vega 20"*) model_device=gfx906 ;;
+*) model_device='' ;;
+esac
+
+if [ -z "$validation_only" ]; then # steps 1 to 4: the chapters
 # 1. The chart's table, and the chart.
 cp "$dir/compare.tsv" "$work/new"
 replace "$root/plots/compare.tsv"
@@ -109,13 +134,6 @@ kernel_medians() {
                   printf "%s\t%.6f\n", key, (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) } }' "$dir/kernels.tsv"
 }
 
-# the time model's name for the device (common/cpu/model/devices.tsv), if it has one
-case $device in
-*H200*) model_device=h200 ;;
-*H100*) model_device=h100 ;;
-*"Radeon Pro VII"* | *MI50* | *MI60* | *"Vega 20"*) model_device=gfx906 ;;
-*) model_device='' ;;
-esac
 images=$(awk -F '\t' 'NR > 1 && $2 != "cpu" { print $4; exit }' "$root/plots/compare.tsv")
 profiles=$root/build/profile/compare/$images
 [ -d "$profiles" ] || profiles=$root/build/profile
@@ -195,11 +213,12 @@ ncu_clocks=$(value ncu_clocks)
 between "$root/common/cpu/README.md" "$begin" '<!-- gpu-measured:end -->'
 replace "$root/common/cpu/README.md"
 
+fi
 # 5. The validation's measured set: the validation programs' kernels as this
 # GPU ran them (validation.tsv), first in published.tsv as the set
 # measured-DEVICE, replacing that set's rows from an earlier report.
 published=$root/common/cpu/model/validation/published.tsv
-if [ -s "$dir/validation.tsv" ] && [ -n "$model_device" ] && [ "$platform" != cpu ]; then
+if [ -s "$validation" ] && [ -n "$model_device" ] && [ "$platform" != cpu ]; then
     awk -F '\t' -v OFS='\t' -v set="measured-$model_device" -v d="$model_device" -v source="make gpu-report on $device, $date ($compiler): Nsight Compute gpu__time_duration.sum over the kernel's launches, at the GPU's own clocks, caches flushed between kernels" '
         FNR == 1 { part++ }
         part == 1 { if (FNR > 1) { ms[$1, $2] = $4; order[++n] = $1 SUBSEP $2 } next }
@@ -209,11 +228,26 @@ if [ -s "$dir/validation.tsv" ] && [ -n "$model_device" ] && [ "$platform" != cp
             body = 1
             for (i = 1; i <= n; i++) {
                 split(order[i], f, SUBSEP)
-                print set, "no", f[1], f[2], d, "as the program'"'"'s published rows (its source)", ms[order[i]], source, ""
+                print set, "no", f[1], f[2], d, "as the program runs it (kernels.tsv)", ms[order[i]], source, ""
             }
         }
         $c["set"] == set { next }
-        { print }' "$dir/validation.tsv" "$published" >"$work/new"
+        { print }' "$validation" "$published" >"$work/new"
     replace "$published"
+fi
+
+# 6. The report itself, kept: its tables and raw.tar.gz (Nsight Compute's raw
+# CSV and the SASS of every binary it timed) in plots/gpu-reports/DATE-DEVICE/
+# (-b, -c... when that day's folder is there), never over a kept report.
+if [ "$platform" != cpu ]; then
+    kept=$root/plots/gpu-reports/$date-${model_device:-$(echo "$device" | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-')}
+    suffix='' letter=b
+    while [ -e "$kept$suffix" ]; do suffix=-$letter letter=$(echo "$letter" | tr 'a-y' 'b-z'); done
+    mkdir -p "$kept$suffix"
+    for file in env.tsv report.tsv compare.tsv kernels.tsv ncu.tsv raw.tar.gz; do
+        [ ! -f "$dir/$file" ] || cp "$dir/$file" "$kept$suffix/$file"
+    done
+    [ ! -s "$validation" ] || cp "$validation" "$kept$suffix/validation.tsv"
+    echo "gpu-import: kept the report's tables in ${kept#"$root"/}$suffix/"
 fi
 echo "gpu-import: folded $dir in ($platform, $device, $date)"

@@ -21,6 +21,8 @@
 #   --tune-sets S    make tune's TUNE_SETS (default: tune.sh's list)
 #   --budget S       seconds for the whole run (default 540), shared out
 #                    among the steps; a step past its share is cut short
+#   --only STEPS     run only these steps (comma-separated names, e.g.
+#                    build,validation); the others are reported as skipped
 #
 # Each step runs once, in this order; its failure is recorded and the next
 # step still runs: env, build, check (every GPU chapter's --check against its
@@ -33,16 +35,19 @@
 # On the CPU platform the executor stands in for the GPU; ncu, the
 # sanitizers, the validation timings and torch are skipped.
 #
-# Writes into OUT_DIR these seven files and nothing else (make gpu-import
-# reads them):
+# Writes into OUT_DIR these files and nothing else (make gpu-import reads
+# them; at most 8, what a lent machine sends back):
 #   report.tsv   step, status (ok, failed, skipped, cut short), seconds, note
 #   env.tsv      what ran it: date, platform, device, driver, compilers, tools
 #   compare.tsv  plots/compare.sh's table, with PyTorch's rows when torch ran
 #   kernels.tsv  --kernel-times: per chapter and kernel, median ms and share
 #   ncu.tsv      Nsight Compute's counters per chapter and kernel (ncu_table.awk)
 #   validation.tsv  the model's validation programs timed per kernel by
-#                Nsight Compute (file, kernel, launches, ms)
+#                Nsight Compute (file, kernel, launches, ms), a program at a time
 #   log.txt      every step's command and output
+#   raw.tar.gz   where an NVIDIA step ran: Nsight Compute's raw CSV of each
+#                chapter and validation program (ncu-NAME.csv) and the SASS
+#                of each of their binaries (cuobjdump -sass: sass-NAME.txt)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=common/scripts/lib.sh
@@ -53,8 +58,8 @@ SCRIPT_NAME=gpu-report
 out=$1
 shift
 platform=cpu build=build/cpu dataset=dataset limit='' iters=10 repeats=3 epochs=10
-sizes="1 63 1037 60000" tune_sets='' budget=540
-parse_options platform build dataset limit iters repeats epochs sizes tune-sets budget -- "$@"
+sizes="1 63 1037 60000" tune_sets='' budget=540 only=''
+parse_options platform build dataset limit iters repeats epochs sizes tune-sets budget only -- "$@"
 [ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
 for n in "$iters" "$repeats" "$epochs" "$budget" ${limit:+"$limit"}; do
     [[ $n =~ ^[1-9][0-9]*$ ]] || die "'$n' is not a positive whole number (--limit, --iters, --repeats, --epochs, --budget)"
@@ -63,12 +68,13 @@ case $platform in nvidia | amd | cpu) ;; *) die "--platform must be nvidia, amd 
 [ -d "$dataset" ] || die "$dataset: no such folder (the four MNIST files go there: make gpu-bundle)"
 [ ! -e "$out" ] || [ -d "$out" ] || die "$out exists and is not a folder"
 mkdir -p "$out"
-for file in report.tsv env.tsv compare.tsv kernels.tsv ncu.tsv validation.tsv log.txt; do
+for file in report.tsv env.tsv compare.tsv kernels.tsv ncu.tsv validation.tsv log.txt raw.tar.gz; do
     [ ! -e "$out/$file" ] || die "$out/$file exists: give an empty or new folder (nothing is overwritten)"
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpu-report.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/raw" # raw.tar.gz's files
 report=$out/report.tsv log=$out/log.txt
 printf 'step\tstatus\tseconds\tnote\n' >"$report"
 : >"$log"
@@ -87,6 +93,10 @@ done
 # seconds (less if the budget has less left), its output into the log.
 step() {
     local name=$1 share=$2 fn=$3 left rc=0 status note='' start
+    if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then
+        skip "$name" "not among --only $only"
+        return
+    fi
     left=$((budget - ($(date +%s) - started)))
     [ "$left" -ge "$share" ] || share=$left
     if [ "$share" -le 0 ]; then
@@ -216,8 +226,9 @@ do_ncu() {
     for chapter in $LINEAR; do
         echo "--- ncu $chapter"
         ncu --csv --page details --clock-control none --metrics "$NCU_METRICS" "$build/$chapter" "$dataset" 2 \
-            ${limit:+--train-limit "$limit"} --quiet >"$work/ncu-$chapter.csv"
-        awk -v chapter="$chapter" -f common/scripts/ncu_table.awk "$work/ncu-$chapter.csv" >>"$work/ncu.tsv"
+            ${limit:+--train-limit "$limit"} --quiet >"$work/raw/ncu-$chapter.csv"
+        awk -v chapter="$chapter" -f common/scripts/ncu_table.awk "$work/raw/ncu-$chapter.csv" >>"$work/ncu.tsv"
+        ! command -v cuobjdump >/dev/null || cuobjdump -sass "$build/$chapter" >"$work/raw/sass-$chapter.txt" || true
     done
     awk 'NR == 1 || $1 != "chapter"' "$work/ncu.tsv" >"$out/ncu.tsv"
     note_line "$(($(wc -l <"$out/ncu.tsv") - 1)) kernels measured by Nsight Compute"
@@ -234,27 +245,50 @@ ncu_step() {
 }
 ncu_step ncu 70 do_ncu
 
-# The time model's validation programs (common/cpu/model/validation/), built
-# with nvcc and timed kernel by kernel with Nsight Compute at the GPU's own
-# clocks (--clock-control none; caches flushed between kernels, ncu's
-# default), at the sizes their published times used: the measured set that
-# validate.sh puts beside the model's column for this device.
+# The time model's validation programs (common/cpu/model/validation/, one per
+# program of its kernels.tsv), built with nvcc side by side, each checked
+# against its host reference on a small case (--small --check; not the
+# programs whose code assumes waves of 64), then timed kernel by kernel with
+# Nsight Compute at the GPU's own clocks (--clock-control none; caches flushed
+# between kernels, ncu's default) at the size the executor traces: the
+# measured set that validate.sh puts beside the model's column for this
+# device. Rows go out a program at a time, so a step cut short keeps what it
+# timed.
 do_validation() {
-    local source name
+    local name wave checked=0 failed=0 programs
+    programs=$(awk -F'\t' '/^#/ { next } !c { for (i = 1; i <= NF; i++) h[$i] = i; c = 1; next } !seen[$h["file"]]++ {
+        print $h["file"], $h["wave"] }' common/cpu/model/validation/kernels.tsv)
     mkdir -p "$build/validation"
-    for source in common/cpu/model/validation/*.hip; do
-        name=$(basename "$source" .hip)
+    echo "$programs" | cut -d' ' -f1 | sed 's/\.hip$//' | xargs -P "$(nproc)" -I{} sh -c \
+        'nvcc -O3 -std=c++17 -arch="${NV_ARCH:-sm_90}" -x cu -Icommon/gpu/nvidia -Icommon common/cpu/model/validation/{}.hip \
+            -o "$0/validation/{}" >"$1/raw/nvcc-{}.log" 2>&1 || cat "$1/raw/nvcc-{}.log"' "$build" "$work"
+    printf 'file\tkernel\tlaunches\tms\n' >"$out/validation.tsv"
+    while read -r name wave; do
+        name=${name%.hip}
         echo "--- validation $name"
-        nvcc -O3 -std=c++17 -arch="${NV_ARCH:-sm_90}" -x cu -Icommon/gpu/nvidia -Icommon "$source" -o "$build/validation/$name"
-        ncu --csv --page details --clock-control none --metrics gpu__time_duration.sum "$build/validation/$name" \
-            >"$work/validation-$name.csv"
-        awk -v chapter="$name.hip" -f common/scripts/ncu_table.awk "$work/validation-$name.csv" >>"$work/validation.tsv"
-    done
-    awk -F '\t' 'NR == 1 { print "file\tkernel\tlaunches\tms"; next } $1 != "chapter" { print $1 "\t" $2 "\t" $3 "\t" $4 }' \
-        "$work/validation.tsv" >"$out/validation.tsv"
-    note_line "$(($(wc -l <"$out/validation.tsv") - 1)) validation kernels timed by Nsight Compute"
+        if [ ! -x "$build/validation/$name" ]; then
+            echo "nvcc could not build $name (above)"
+            failed=$((failed + 1))
+            continue
+        fi
+        if [ "$wave" != 64 ]; then
+            checked=$((checked + 1))
+            "$build/validation/$name" --small --check || failed=$((failed + 1))
+        fi
+        if ncu --csv --page details --clock-control none --metrics gpu__time_duration.sum "$build/validation/$name" \
+            >"$work/raw/ncu-validation-$name.csv"; then
+            awk -v chapter="$name.hip" -f common/scripts/ncu_table.awk "$work/raw/ncu-validation-$name.csv" |
+                awk -F '\t' '$1 != "chapter" { print $1 "\t" $2 "\t" $3 "\t" $4 }' >>"$out/validation.tsv"
+        else
+            echo "ncu: $name failed (its output: raw/ncu-validation-$name.csv)"
+            failed=$((failed + 1))
+        fi
+        ! command -v cuobjdump >/dev/null || cuobjdump -sass "$build/validation/$name" >"$work/raw/sass-validation-$name.txt" || true
+    done <<<"$programs"
+    note_line "$(($(wc -l <"$out/validation.tsv") - 1)) validation kernels timed by Nsight Compute; $checked programs checked by --small --check; $failed failures to build, check or time (the log names them)"
+    [ "$failed" -eq 0 ]
 }
-ncu_step validation 60 do_validation
+ncu_step validation 200 do_validation
 
 do_torch() {
     python3 common/scripts/torch_baseline.py --dataset "$dataset" --iters "$iters" --repeats "$repeats" \
@@ -284,6 +318,7 @@ if [ ${#others[@]} -eq 0 ]; then skip chapter09 "no chapter 09"; else step chapt
 [ -e "$out/kernels.tsv" ] || : >"$out/kernels.tsv"
 [ -e "$out/ncu.tsv" ] || : >"$out/ncu.tsv"
 [ -e "$out/validation.tsv" ] || : >"$out/validation.tsv"
+[ -z "$(ls "$work/raw")" ] || tar -czf "$out/raw.tar.gz" -C "$work/raw" .
 total=$(($(date +%s) - started))
 print_table "$report"
 # make gpu-import refuses the executor's report unless told: the hint says how
