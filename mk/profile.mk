@@ -36,7 +36,7 @@ endef
 # make profile FILE=kernel.hip: a HIP program of your own (its own main()), traced and modelled.
 # Its build is keyed by the source's full path (two main.hip files never share a binary), and goes
 # through the front end (common/cpu/front/): <<<...>>> launches and extern __shared__ become C++.
-.PHONY: profile racecheck validate-model
+.PHONY: profile racecheck validate-model validate-heldout
 STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
 STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 # The warp-32 devices (H100, H200) read a second trace at wave 32 and nvcc's own code, as a chapter's do.
@@ -68,6 +68,29 @@ $(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_T
 	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
 	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
-validate-model: $(TIMEMODEL) ## the time model against published times of outside kernels (common/cpu/model/validation/)
+validate-model: $(TIMEMODEL) ## the time model against the measured and published times of outside kernels, development half
 	-@$(MAKE) --no-print-directory hip-tools
 	@TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh trace
+validate-heldout: $(TIMEMODEL) ## the held-out half's figures, read once per issue (ISSUE=N), on the counts validate-model kept
+	@ISSUE=$(ISSUE) TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh heldout
+
+# The validation programs (common/cpu/model/validation/kernels.tsv), built for the plain executor
+# at the wave their code assumes (make test runs each one's --small --check), and by nvcc.
+VALIDATION_DIR := common/cpu/model/validation
+validation_programs = $(shell awk -F'\t' '/^\#/ { next } !c { for (i = 1; i <= NF; i++) h[$$i] = i; c = 1; next } \
+  $$h["wave"] ~ /$(1)/ && !seen[$$h["file"]]++ { sub(/\.hip$$/, "", $$h["file"]); print $$h["file"] }' $(VALIDATION_DIR)/kernels.tsv)
+VALIDATION_WAVE64 := $(call validation_programs,^(any|64)$$)
+VALIDATION_WAVE32 := $(call validation_programs,^32$$)
+$(BUILD)/validation/%: $(VALIDATION_DIR)/%.hip $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+	@mkdir -p $(@D)
+	@$(FRONT) $< $@.cpp
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(VALIDATION_DIR) $(INSTRUMENT) -c $@.cpp -o $@.o
+	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
+build/nvcc-validation/%: $(VALIDATION_DIR)/%.hip common/gpu/nvidia/hip/hip_runtime.h | nvcc-tool
+	@mkdir -p $(@D)
+	$(call quiet,NVCC)$(NVCC) $(NVCCFLAGS) -x cu -Icommon/gpu/nvidia -Icommon $< -o $@
+.PHONY: validation-programs
+validation-programs: ## build every validation program for the executor (at its wave) and, where nvcc is, with nvcc
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu $(addprefix $(CPU_BUILD)/validation/,$(VALIDATION_WAVE64))
+	@$(if $(VALIDATION_WAVE32),$(MAKE) --no-print-directory HIP_PLATFORM=cpu WAVE=32 $(addprefix build/cpu-wave32$(SAN_SUFFIX)/validation/,$(VALIDATION_WAVE32)))
+	@$(if $(and $(NVCC),$(if $(SANITIZE),,yes)),$(MAKE) --no-print-directory $(addprefix build/nvcc-validation/,$(VALIDATION_WAVE64) $(VALIDATION_WAVE32)))

@@ -48,3 +48,4 @@ FUZZ_LOG ?= build/fuzz.log# libFuzzer's output
 $(if $(filter mnist fashion,$(DATASET)),,$(error DATASET must be mnist or fashion, not '$(DATASET)'))
 $(if $(strip $(DATASET_DIR)),,$(error DATASET_DIR is empty: leave it unset for dataset/ (dataset/fashion/ with DATASET=fashion), or name a folder))
 $(if $(filter 32 64,$(WAVE)),,$(error WAVE must be 32 or 64, not '$(WAVE)'))
+ISSUE ?=# make validate-heldout: the issue whose one reading of the held-out half this is

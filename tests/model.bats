@@ -270,22 +270,42 @@ HIP
     [[ "$output" == *"usage: timemodel [--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv MIX.tsv WAITS.tsv"* ]]
 }
 
-@test "validate-model: the validation table in its README is what the model gives on the kept counts" {
+@test "validate-model: results.md is what the model gives on the kept counts, the development half summed up" {
     run env TIMEMODEL="$TIMEMODEL" bash common/cpu/model/validation/validate.sh check
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"New sets: 38 rows; within 0.5x-2x of the published time: "* ]]
-    [[ "$output" == *"Legacy sets: 20 rows; within 0.5x-2x of the published time: "* ]]
+    [[ "$output" == *"## The development half: "* ]]
+    [[ "$output" == *"The development half: "*" rows with a time; within 0.5x-2x: "* ]]
+    [[ "$output" == *"Legacy rows (counted toward nothing): 20; "* ]]
+    [[ "$output" == *"validate: results.md is what the model gives on the kept counts"* ]]
 }
 
-@test "validate-model: the bar is a switch of its own, and what it says is what the README's table says (not yet required)" {
-    run env TIMEMODEL="$TIMEMODEL" bash common/cpu/model/validation/validate.sh bar
+@test "validate-model: no figure of the held-out half is shown, only its projects and kernel counts" {
+    run env TIMEMODEL="$TIMEMODEL" bash common/cpu/model/validation/validate.sh cached
+    [ "$status" -eq 0 ]
+    local project listed=0
+    # the development half's sections end where the held-out half's list begins
+    local shown=${output%%"### The held-out half"*}
+    [ "$shown" != "$output" ]
+    while read -r project; do
+        echo "held out: $project"
+        ! grep -q "^| $project | " <<<"$shown"
+        [[ "${output#"$shown"}" == *$'\n'"| $project | "* ]] && listed=$((listed + 1))
+    done < <(awk -F'\t' '!/^#/ && $1 != "project" { print $1 }' common/cpu/model/validation/heldout.tsv)
+    [ "$listed" -ge 4 ]
+}
+
+@test "validate-heldout: it needs ISSUE=N, and reads the held-out half once per issue" {
+    run env TIMEMODEL="$TIMEMODEL" bash common/cpu/model/validation/validate.sh heldout
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"make validate-heldout needs ISSUE=N"* ]]
+    local reads=$BATS_TEST_TMPDIR/reads.tsv
+    printf '# reads\ndate\tissue\tcommit\trows\twithin_2x\tgeomean_error\tspearman_per_project\n2026-01-01\t7\tabc1234\t1\t1\t1.00\tx\n' >"$reads"
+    run env TIMEMODEL="$TIMEMODEL" HELDOUT_READS="$reads" ISSUE=7 bash common/cpu/model/validation/validate.sh heldout
     echo "$output"
-    local verdict
-    verdict=$(grep -o 'The bar for the new sets ([^)]*): [a-z ]*[a-z]' common/cpu/model/validation/README.md | sed 's/.*: //')
-    [ -n "$verdict" ]
-    [[ "$output" == *"The bar for the new sets ("*"): $verdict ("* ]]
-    if [ "$verdict" = met ]; then [ "$status" -eq 0 ]; else [ "$status" -eq 1 ]; fi
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"the held-out half was read for issue 7 already (2026-01-01, commit abc1234)"* ]]
+    [[ "$output" != *"| "* ]] # no table: nothing was read
 }
 
 @test "validate-model: the kept counts are what the trace build counts today (Harris's transposes, traced again at wave 64 and 32)" {
