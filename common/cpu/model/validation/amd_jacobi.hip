@@ -15,12 +15,26 @@
 // the same registers through AMD builtins); NormKernel's partial sums go to
 // device memory (the post maps 256 doubles of pinned host memory); the arrays
 // are filled by hipMemset; each kernel is launched once, in the solver's order.
+//
+// Usage: amd_jacobi [--small] [--check]: --small runs a 397 x 353 grid, --check
+// compares each kernel's output with a host reference (exit 1 on a mismatch).
 #include <hip/hip_runtime.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// g++, the plain executor's compiler, lacks clang's builtin: a plain store there.
+#if !defined(__clang__) && !defined(__builtin_nontemporal_store)
+#define __builtin_nontemporal_store(value, address) (*(address) = (value))
+#endif
 
 #define NX 4096
 #define NY 4096
+// --small: sizes no block size divides, and more points than NormKernel's
+// 256 x 512 threads, so some of them make two trips.
+#define SMALL_NX 397
+#define SMALL_NY 353
 #define BLOCK_SIZE 256
 #define NORM_BLOCK_SIZE 512
 #define NORM_NUM_BLOCKS 256
@@ -106,8 +120,53 @@ __global__ __launch_bounds__(NORM_BLOCK_SIZE) void NormKernel(const double *a, d
     if (si == 0) sum[blockIdx.x] = smem[si];
 }
 
-int main() {
-    const int N = NX * NY;
+// --check's inputs: a small integer hash, as values in [-1, 1) that are multiples of 1/512.
+static unsigned hash32(unsigned x) {
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+static double pattern(size_t i, unsigned seed) {
+    return ((int)(hash32((unsigned)i * 2U + seed) & 1023U) - 512) / 512.0;
+}
+
+// The largest |got - want| over n values, relative to the largest |want| (at least 1); NaN counts as infinite.
+static double max_error(const double *got, const double *want, size_t n) {
+    double err = 0.0, scale = 1.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = got[i] - want[i];
+        d = d != d ? 1e300 : d < 0 ? -d : d;
+        if (d > err) err = d;
+        if (want[i] > scale) scale = want[i];
+        if (-want[i] > scale) scale = -want[i];
+    }
+    return err / scale;
+}
+
+// One "check" line; returns 1 if the error is over the tolerance.
+static int report(const char *kernel, double err) {
+    const int bad = !(err <= 1e-12);
+    printf("check %s: max error %.3g (%s)\n", kernel, err, bad ? "FAILED" : "ok");
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    int small = 0, check = 0;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--small"))
+            small = 1;
+        else if (!strcmp(argv[a], "--check"))
+            check = 1;
+        else {
+            fprintf(stderr, "usage: amd_jacobi [--small] [--check]\n");
+            return 2;
+        }
+    }
+    const int nx = small ? SMALL_NX : NX, ny = small ? SMALL_NY : NY;
+    const int N = nx * ny;
     const size_t bytes = (size_t)N * sizeof(double);
     double *U = nullptr, *AU = nullptr, *RHS = nullptr, *RES = nullptr, *norm_sum = nullptr;
     HIP_CHECK(hipMalloc(&U, bytes));
@@ -120,27 +179,96 @@ int main() {
     HIP_CHECK(hipMemset(RHS, 0, bytes));
     HIP_CHECK(hipMemset(RES, 0, bytes));
     // The codes' domain [-0.5, 0.5]^2: dx = dy = 1 / (N - 1); the values do not matter here.
-    const double dx = 1.0 / (NX - 1), dy = 1.0 / (NY - 1);
+    const double dx = 1.0 / (nx - 1), dy = 1.0 / (ny - 1);
     const double fac_dx2 = 1.0 / (dx * dx), fac_dy2 = 1.0 / (dy * dy);
     const double factor = 1.0 / (2.0 / (dx * dx) + 2.0 / (dy * dy));
     const int grid = (N + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    const int grid2 = (2 * NX + 2 * NY - 2 + BLOCK_SIZE - 1) / BLOCK_SIZE;
-    hipLaunchKernelGGL(LaplacianKernel, dim3(grid), dim3(BLOCK_SIZE), 0, 0, NX - 2, NY - 2, NX, fac_dx2, fac_dy2, U,
+    const int grid2 = (2 * nx + 2 * ny - 2 + BLOCK_SIZE - 1) / BLOCK_SIZE;
+    // --check: U and RHS from the hash; the host follows the four kernels, each
+    // from the reference state the previous one left.
+    double *host_u = nullptr, *rhs = nullptr, *au = nullptr, *res = nullptr, *u_new = nullptr, *sums = nullptr,
+           *got = nullptr;
+    int failed = 0;
+    if (check) {
+        host_u = (double *)malloc(bytes);
+        rhs = (double *)malloc(bytes);
+        au = (double *)calloc(N, sizeof(double));
+        res = (double *)malloc(bytes);
+        u_new = (double *)malloc(bytes);
+        sums = (double *)calloc(NORM_NUM_BLOCKS, sizeof(double));
+        got = (double *)malloc(bytes);
+        if (!host_u || !rhs || !au || !res || !u_new || !sums || !got) {
+            fprintf(stderr, "amd_jacobi: out of host memory\n");
+            return 1;
+        }
+        for (int i = 0; i < N; i++) {
+            host_u[i] = pattern(i, 1U);
+            rhs[i] = pattern(i, 2U);
+        }
+        HIP_CHECK(hipMemcpy(U, host_u, bytes, hipMemcpyHostToDevice));
+        HIP_CHECK(hipMemcpy(RHS, rhs, bytes, hipMemcpyHostToDevice));
+    }
+    hipLaunchKernelGGL(LaplacianKernel, dim3(grid), dim3(BLOCK_SIZE), 0, 0, nx - 2, ny - 2, nx, fac_dx2, fac_dy2, U,
                        AU);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(BoundaryConditionsKernel, dim3(grid2), dim3(BLOCK_SIZE), 0, 0, NX, NY, NX, fac_dx2, fac_dy2,
+    if (check) {
+        // Every point from the first interior one to the last, in row-major order.
+        for (int t = nx + 1; t <= nx - 2 + (ny - 2) * nx; t++)
+            au[t] = (-host_u[t - 1] + 2 * host_u[t] - host_u[t + 1]) * fac_dx2 +
+                    (-host_u[t - nx] + 2 * host_u[t] - host_u[t + nx]) * fac_dy2;
+        HIP_CHECK(hipMemcpy(got, AU, bytes, hipMemcpyDeviceToHost));
+        failed |= report("LaplacianKernel", max_error(got, au, N));
+    }
+    hipLaunchKernelGGL(BoundaryConditionsKernel, dim3(grid2), dim3(BLOCK_SIZE), 0, 0, nx, ny, nx, fac_dx2, fac_dy2,
                        U, AU);
     HIP_CHECK(hipGetLastError());
+    if (check) {
+        // The boundary points, a neighbour outside the grid taken as zero.
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) continue;
+                const int p = i + j * nx;
+                const double left = i > 0 ? host_u[p - 1] : 0.0, right = i < nx - 1 ? host_u[p + 1] : 0.0;
+                const double down = j > 0 ? host_u[p - nx] : 0.0, up = j < ny - 1 ? host_u[p + nx] : 0.0;
+                au[p] = (-left + 2 * host_u[p] - right) * fac_dx2 + (-down + 2 * host_u[p] - up) * fac_dy2;
+            }
+        HIP_CHECK(hipMemcpy(got, AU, bytes, hipMemcpyDeviceToHost));
+        failed |= report("BoundaryConditionsKernel", max_error(got, au, N));
+    }
     hipLaunchKernelGGL(UpdateKernel, dim3(grid), dim3(BLOCK_SIZE), 0, 0, N, factor, RHS, AU, RES, U);
     HIP_CHECK(hipGetLastError());
+    if (check) {
+        for (int i = 0; i < N; i++) {
+            res[i] = rhs[i] - au[i];
+            u_new[i] = host_u[i] + res[i] * factor;
+        }
+        HIP_CHECK(hipMemcpy(got, RES, bytes, hipMemcpyDeviceToHost));
+        double err = max_error(got, res, N);
+        HIP_CHECK(hipMemcpy(got, U, bytes, hipMemcpyDeviceToHost));
+        const double err_u = max_error(got, u_new, N);
+        failed |= report("UpdateKernel", err_u > err ? err_u : err);
+    }
     hipLaunchKernelGGL(NormKernel, dim3(NORM_NUM_BLOCKS), dim3(NORM_BLOCK_SIZE), 0, 0, RES, norm_sum, N);
     HIP_CHECK(hipGetLastError());
+    if (check) {
+        // Block b's sum: the squares at every index whose place in the grid's stride falls in b.
+        for (int i = 0; i < N; i++) sums[i % (NORM_BLOCK_SIZE * NORM_NUM_BLOCKS) / NORM_BLOCK_SIZE] += res[i] * res[i];
+        HIP_CHECK(hipMemcpy(got, norm_sum, NORM_NUM_BLOCKS * sizeof(double), hipMemcpyDeviceToHost));
+        failed |= report("NormKernel", max_error(got, sums, NORM_NUM_BLOCKS));
+    }
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(U));
     HIP_CHECK(hipFree(AU));
     HIP_CHECK(hipFree(RHS));
     HIP_CHECK(hipFree(RES));
     HIP_CHECK(hipFree(norm_sum));
-    printf("amd_jacobi: 4 kernels launched once each on a %d x %d grid of doubles\n", NX, NY);
-    return 0;
+    free(host_u);
+    free(rhs);
+    free(au);
+    free(res);
+    free(u_new);
+    free(sums);
+    free(got);
+    printf("amd_jacobi: 4 kernels launched once each on a %d x %d grid of doubles\n", nx, ny);
+    return failed;
 }

@@ -23,16 +23,29 @@
 // posts'. The input is filled by hipMemset (the posts fill a test function),
 // and there is no timing loop.
 //
-// Usage: amd_laplacian [NZ]. NZ (default 512, the posts' size) only for the
-// validation's slices: every count grows by the same amount per z-plane, so
-// validate.sh traces two thin slabs and extends their counts to NZ = 512.
+// Usage: amd_laplacian [--small] [--check] [NZ]. NZ (default 512, the posts'
+// size) only for the validation's slices: every count grows by the same amount
+// per z-plane, so validate.sh traces two thin slabs and extends their counts to
+// NZ = 512. --small runs 300 x 48 x 7 points, --check compares each kernel's
+// output with a host reference (exit 1 on a mismatch).
 #include <hip/hip_runtime.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+// g++, the plain executor's compiler, lacks clang's builtin: a plain store there.
+#if !defined(__clang__) && !defined(__builtin_nontemporal_store)
+#define __builtin_nontemporal_store(value, address) (*(address) = (value))
+#endif
 
 #define NX 512
 #define NY 512
+// --small: NX not a multiple of the blocks (the kernels return past nx - 1),
+// NY a multiple of every m (kernels 2-5 read all m rows of a tile unchecked).
+#define SMALL_NX 300
+#define SMALL_NY 48
+#define SMALL_NZ 7
 
 #define HIP_CHECK(call)                                                                            \
     do {                                                                                           \
@@ -198,30 +211,96 @@ __global__ void __launch_bounds__(128)
         if (n + j > 0 && n + j < ny - 1) __builtin_nontemporal_store(Lu[n], &f[pos + n * nx]);
 }
 
+// --check's inputs: a small integer hash, as values in [-1, 1) that are
+// multiples of 1/512, so that the stencil's sums are exact in double.
+static unsigned hash32(unsigned x) {
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+static double pattern(size_t i) { return ((int)(hash32((unsigned)i + 1U) & 1023U) - 512) / 512.0; }
+
+// The largest |got - want| over n values, relative to the largest |want| (at least 1); NaN counts as infinite.
+static double max_error(const double *got, const double *want, size_t n) {
+    double err = 0.0, scale = 1.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = got[i] - want[i];
+        d = d != d ? 1e300 : d < 0 ? -d : d;
+        if (d > err) err = d;
+        if (want[i] > scale) scale = want[i];
+        if (-want[i] > scale) scale = -want[i];
+    }
+    return err / scale;
+}
+
 // The posts' launch: blocks of bx x 1 x 1, a grid of (nx - 1) / bx + 1 by
-// (ny - 1) / m + 1 by nz blocks.
+// (ny - 1) / m + 1 by nz blocks. With --check, the output is compared with
+// the reference and cleared for the next kernel.
 #define LAUNCH(kernel, m, bx)                                                                          \
     do {                                                                                               \
-        hipLaunchKernelGGL(kernel, dim3((NX - 1) / (bx) + 1, (NY - 1) / (m) + 1, nz), dim3(bx, 1, 1), 0, 0, \
-                           f, u, NX, NY, nz, invhx2, invhy2, invhz2, invhxyz2);                        \
+        hipLaunchKernelGGL(kernel, dim3((nx - 1) / (bx) + 1, (ny - 1) / (m) + 1, nz), dim3(bx, 1, 1), 0, 0, \
+                           f, u, nx, ny, nz, invhx2, invhy2, invhz2, invhxyz2);                        \
         HIP_CHECK(hipGetLastError());                                                                  \
+        if (check) {                                                                                   \
+            HIP_CHECK(hipMemcpy(got, f, bytes, hipMemcpyDeviceToHost));                                \
+            const double err = max_error(got, want, points);                                           \
+            printf("check %s: max error %.3g (%s)\n", #kernel, err, err <= 1e-12 ? "ok" : "FAILED");  \
+            if (!(err <= 1e-12)) failed = 1;                                                           \
+            HIP_CHECK(hipMemset(f, 0, bytes));                                                         \
+        }                                                                                              \
     } while (0)
 
 int main(int argc, char **argv) {
-    const int nz = argc > 1 ? atoi(argv[1]) : 512;
-    if (nz < 3) {
-        fprintf(stderr, "usage: amd_laplacian [NZ >= 3]\n");
-        return 2;
+    int small = 0, check = 0, nz = 0;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--small"))
+            small = 1;
+        else if (!strcmp(argv[a], "--check"))
+            check = 1;
+        else if (!nz && argv[a][strspn(argv[a], "0123456789")] == '\0' && (nz = atoi(argv[a])) >= 3)
+            continue;
+        else {
+            fprintf(stderr, "usage: amd_laplacian [--small] [--check] [NZ >= 3]\n");
+            return 2;
+        }
     }
-    const size_t bytes = (size_t)NX * NY * nz * sizeof(double);
+    const int nx = small ? SMALL_NX : NX, ny = small ? SMALL_NY : NY;
+    if (!nz) nz = small ? SMALL_NZ : 512;
+    const size_t points = (size_t)nx * ny * nz, bytes = points * sizeof(double);
     double *u = nullptr, *f = nullptr;
     HIP_CHECK(hipMalloc(&u, bytes));
     HIP_CHECK(hipMalloc(&f, bytes));
     HIP_CHECK(hipMemset(u, 0, bytes));
     HIP_CHECK(hipMemset(f, 0, bytes));
     // The posts' coefficients: 1 / h^2 per direction, h = 1 / (n - 1); their value does not matter here.
-    const double invhx2 = (NX - 1.0) * (NX - 1.0), invhy2 = (NY - 1.0) * (NY - 1.0), invhz2 = (nz - 1.0) * (nz - 1.0);
+    const double invhx2 = (nx - 1.0) * (nx - 1.0), invhy2 = (ny - 1.0) * (ny - 1.0), invhz2 = (nz - 1.0) * (nz - 1.0);
     const double invhxyz2 = -2.0 * (invhx2 + invhy2 + invhz2);
+    // --check: u from the hash, and the stencil on the interior points (zero elsewhere) as the reference.
+    double *host_u = nullptr, *want = nullptr, *got = nullptr;
+    int failed = 0;
+    if (check) {
+        host_u = (double *)malloc(bytes);
+        want = (double *)calloc(points, sizeof(double));
+        got = (double *)malloc(bytes);
+        if (!host_u || !want || !got) {
+            fprintf(stderr, "amd_laplacian: out of host memory\n");
+            return 1;
+        }
+        for (size_t p = 0; p < points; p++) host_u[p] = pattern(p);
+        const size_t slice = (size_t)nx * ny;
+        for (int k = 1; k < nz - 1; k++)
+            for (int j = 1; j < ny - 1; j++)
+                for (int i = 1; i < nx - 1; i++) {
+                    const size_t p = i + (size_t)nx * j + slice * k;
+                    want[p] = host_u[p] * invhxyz2 + (host_u[p - 1] + host_u[p + 1]) * invhx2 +
+                              (host_u[p - nx] + host_u[p + nx]) * invhy2 +
+                              (host_u[p - slice] + host_u[p + slice]) * invhz2;
+                }
+        HIP_CHECK(hipMemcpy(u, host_u, bytes, hipMemcpyHostToDevice));
+    }
     LAUNCH(laplacian_kernel1<double>, 1, 256);
     LAUNCH(laplacian_kernel1_nontemporal<double>, 1, 256);
     LAUNCH(laplacian_kernel2<1>, 1, 256);
@@ -245,6 +324,9 @@ int main(int argc, char **argv) {
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(u));
     HIP_CHECK(hipFree(f));
-    printf("amd_laplacian: 20 kernels launched once each on %d x %d x %d doubles\n", NX, NY, nz);
-    return 0;
+    free(host_u);
+    free(want);
+    free(got);
+    printf("amd_laplacian: 20 kernels launched once each on %d x %d x %d doubles\n", nx, ny, nz);
+    return failed;
 }

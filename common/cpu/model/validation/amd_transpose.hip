@@ -8,13 +8,21 @@
 //
 // Kernel names are the README's. Differences: the input is filled by hipMemset
 // (the README copies a host pattern in), no timing loop, no verification.
+//
+// Usage: amd_transpose [--small] [--check]: --small runs a 333 x 333 matrix,
+// --check compares each kernel's output with a host reference.
 #include <hip/hip_runtime.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define TILE_SIZE 16
 #define ROWS 8192
 #define COLS 8192
+// --small: not a multiple of the tile (the kernels check bounds); square, as
+// the README's one grid serves the three kernels.
+#define SMALL_SIZE 333
 
 #define CHECK(call)                                                                                \
     do {                                                                                           \
@@ -60,24 +68,80 @@ __global__ void transpose_kernel_tiled(const double *__restrict__ input, double 
     if (dy < cols && dx < rows) output[(size_t)dy * rows + dx] = tile[tx][ty];
 }
 
-int main() {
-    const size_t bytes = (size_t)ROWS * COLS * sizeof(double);
+// --check's input: a small integer hash, as values in [-1, 1) that are multiples of 1/512.
+static unsigned hash32(unsigned x) {
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+// Launch KERNEL on the README's grid; with --check, compare the output with
+// the input's transpose and clear it for the next kernel.
+#define LAUNCH(KERNEL)                                                                             \
+    do {                                                                                           \
+        hipLaunchKernelGGL(KERNEL, grid, block, 0, 0, in, out, rows, cols);                        \
+        CHECK(hipGetLastError());                                                                  \
+        if (check) {                                                                               \
+            CHECK(hipMemcpy(got, out, bytes, hipMemcpyDeviceToHost));                              \
+            double err = 0.0;                                                                      \
+            for (int r = 0; r < rows; r++)                                                         \
+                for (int c = 0; c < cols; c++) {                                                   \
+                    double d = got[(size_t)c * rows + r] - host[(size_t)r * cols + c];             \
+                    d = d != d ? 1e300 : d < 0 ? -d : d;                                           \
+                    if (d > err) err = d;                                                          \
+                }                                                                                  \
+            printf("check %s: max error %.3g (%s)\n", #KERNEL, err, err == 0.0 ? "ok" : "FAILED"); \
+            if (err != 0.0) failed = 1;                                                            \
+            CHECK(hipMemset(out, 0, bytes));                                                       \
+        }                                                                                          \
+    } while (0)
+
+int main(int argc, char **argv) {
+    int small = 0, check = 0;
+    for (int arg = 1; arg < argc; arg++) {
+        if (!strcmp(argv[arg], "--small"))
+            small = 1;
+        else if (!strcmp(argv[arg], "--check"))
+            check = 1;
+        else {
+            fprintf(stderr, "usage: amd_transpose [--small] [--check]\n");
+            return 2;
+        }
+    }
+    const int rows = small ? SMALL_SIZE : ROWS, cols = small ? SMALL_SIZE : COLS;
+    const size_t bytes = (size_t)rows * cols * sizeof(double);
     double *in = nullptr, *out = nullptr;
     CHECK(hipMalloc(&in, bytes));
     CHECK(hipMalloc(&out, bytes));
     CHECK(hipMemset(in, 0, bytes));
     CHECK(hipMemset(out, 0, bytes));
+    // --check: the matrix from the hash; a transpose must reproduce it exactly.
+    double *host = nullptr, *got = nullptr;
+    int failed = 0;
+    if (check) {
+        host = (double *)malloc(bytes);
+        got = (double *)malloc(bytes);
+        if (!host || !got) {
+            fprintf(stderr, "amd_transpose: out of host memory\n");
+            return 1;
+        }
+        for (size_t i = 0; i < (size_t)rows * cols; i++)
+            host[i] = ((int)(hash32((unsigned)i + 1U) & 1023U) - 512) / 512.0;
+        CHECK(hipMemcpy(in, host, bytes, hipMemcpyHostToDevice));
+    }
     const dim3 block(TILE_SIZE, TILE_SIZE);
-    const dim3 grid((COLS + TILE_SIZE - 1) / TILE_SIZE, (ROWS + TILE_SIZE - 1) / TILE_SIZE);
-    hipLaunchKernelGGL(transpose_kernel_read_contiguous, grid, block, 0, 0, in, out, ROWS, COLS);
-    CHECK(hipGetLastError());
-    hipLaunchKernelGGL(transpose_kernel_write_contiguous, grid, block, 0, 0, in, out, ROWS, COLS);
-    CHECK(hipGetLastError());
-    hipLaunchKernelGGL(transpose_kernel_tiled, grid, block, 0, 0, in, out, ROWS, COLS);
-    CHECK(hipGetLastError());
+    const dim3 grid((cols + TILE_SIZE - 1) / TILE_SIZE, (rows + TILE_SIZE - 1) / TILE_SIZE);
+    LAUNCH(transpose_kernel_read_contiguous);
+    LAUNCH(transpose_kernel_write_contiguous);
+    LAUNCH(transpose_kernel_tiled);
     CHECK(hipDeviceSynchronize());
     CHECK(hipFree(in));
     CHECK(hipFree(out));
-    printf("amd_transpose: 3 kernels launched once each on %d x %d doubles\n", ROWS, COLS);
-    return 0;
+    free(host);
+    free(got);
+    printf("amd_transpose: 3 kernels launched once each on %d x %d doubles\n", rows, cols);
+    return failed;
 }

@@ -23,11 +23,18 @@
 // - Kernels 6 and 7: blockSize a constexpr, not a template parameter (see there).
 // - Kernel 7's grid: the slides say "64-256 blocks of 128 threads" was best on
 //   G80; 64 blocks x 128 threads is taken here (512 elements a thread).
+//
+// Usage: harris_reduction [--small] [--check]: --small sums 100003 ints,
+// --check compares each kernel's partial sums and total with the host's (it
+// passes at wave 64 only, which kernels 5-7 assume).
 #include <hip/hip_runtime.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define N (1 << 22)
+#define SMALL_N 100003 // prime: no block's share divides it
 #define THREADS 128
 
 #define CHECK(call)                                                                                \
@@ -191,34 +198,101 @@ __global__ void reduce7(const int *in, int *out, unsigned n) {
     }
 }
 
-// The slides' recursion: launch KERNEL over n values, then over its partial
+// --check's input: a small integer hash, as ints in [-100, 155].
+static unsigned hash32(unsigned x) {
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+// --check after a kernel's first pass over n values by `blocks` blocks of
+// per_block values each (a fixed grid strides on): the largest difference
+// between the partial sums in `partials` and the host's.
+static int first_pass_error(const int *partials, unsigned blocks, unsigned per_block, const int *host, unsigned n,
+                            long long *err) {
+    int *got = (int *)malloc(blocks * sizeof(int));
+    long long *want = (long long *)calloc(blocks, sizeof(long long));
+    if (!got || !want) {
+        fprintf(stderr, "harris_reduction: out of host memory\n");
+        return 1;
+    }
+    for (unsigned i = 0; i < n; i++) want[i % (per_block * blocks) / per_block] += host[i];
+    CHECK(hipMemcpy(got, partials, blocks * sizeof(int), hipMemcpyDeviceToHost));
+    for (unsigned k = 0; k < blocks; k++) {
+        const long long d = got[k] > want[k] ? got[k] - want[k] : want[k] - got[k];
+        if (d > *err) *err = d;
+    }
+    free(got);
+    free(want);
+    return 0;
+}
+
+// The slides' recursion: launch KERNEL over count values, then over its partial
 // sums, until one remains. PER_BLOCK: elements a block consumes per pass;
 // MAX_BLOCKS: a fixed grid (kernel 7), 0 for none. A macro, not a function
 // taking a kernel pointer: the executor names a kernel by what
-// hipLaunchKernelGGL is given.
+// hipLaunchKernelGGL is given. --check compares the first pass's partial sums
+// and the total with the host's.
 #define REDUCE_ALL(KERNEL, PER_BLOCK, MAX_BLOCKS)                                                  \
     do {                                                                                           \
-        CHECK(hipMemcpy(x, data, N * sizeof(int), hipMemcpyDeviceToDevice));                       \
+        CHECK(hipMemcpy(x, data, count * sizeof(int), hipMemcpyDeviceToDevice));                   \
         int *a = x, *b = y;                                                                        \
-        unsigned n = N;                                                                            \
+        unsigned n = count;                                                                        \
+        long long err = 0;                                                                         \
         while (n > 1) {                                                                            \
             unsigned blocks = (n + (PER_BLOCK) - 1) / (PER_BLOCK);                                 \
             if ((MAX_BLOCKS) && blocks > (unsigned)(MAX_BLOCKS)) blocks = (MAX_BLOCKS);            \
             hipLaunchKernelGGL(KERNEL, dim3(blocks), dim3(THREADS), 0, 0, a, b, n);                \
             CHECK(hipGetLastError());                                                              \
+            if (check && n == count && first_pass_error(b, blocks, PER_BLOCK, host, n, &err))      \
+                return 1;                                                                          \
             int *t = a;                                                                            \
             a = b;                                                                                 \
             b = t;                                                                                 \
             n = blocks;                                                                            \
         }                                                                                          \
+        if (check) {                                                                               \
+            int total = 0;                                                                         \
+            CHECK(hipMemcpy(&total, a, sizeof(int), hipMemcpyDeviceToHost));                       \
+            if (llabs(total - sum) > err) err = llabs(total - sum);                                \
+            printf("check %s: max error %lld (%s)\n", #KERNEL, err, err ? "FAILED" : "ok");        \
+            if (err) failed = 1;                                                                   \
+        }                                                                                          \
     } while (0)
 
-int main() {
+int main(int argc, char **argv) {
+    int small = 0, check = 0;
+    for (int arg = 1; arg < argc; arg++) {
+        if (!strcmp(argv[arg], "--small"))
+            small = 1;
+        else if (!strcmp(argv[arg], "--check"))
+            check = 1;
+        else {
+            fprintf(stderr, "usage: harris_reduction [--small] [--check]\n");
+            return 2;
+        }
+    }
+    const unsigned count = small ? SMALL_N : N;
     int *data = nullptr, *x = nullptr, *y = nullptr;
-    CHECK(hipMalloc(&data, N * sizeof(int)));
-    CHECK(hipMalloc(&x, N * sizeof(int)));
-    CHECK(hipMalloc(&y, N * sizeof(int)));
-    CHECK(hipMemset(data, 0, N * sizeof(int)));
+    CHECK(hipMalloc(&data, count * sizeof(int)));
+    CHECK(hipMalloc(&x, count * sizeof(int)));
+    CHECK(hipMalloc(&y, count * sizeof(int)));
+    CHECK(hipMemset(data, 0, count * sizeof(int)));
+    // --check: the data from the hash, and its sum.
+    int *host = nullptr, failed = 0;
+    long long sum = 0;
+    if (check) {
+        host = (int *)malloc(count * sizeof(int));
+        if (!host) {
+            fprintf(stderr, "harris_reduction: out of host memory\n");
+            return 1;
+        }
+        for (unsigned i = 0; i < count; i++) sum += host[i] = (int)(hash32(i + 1U) & 255U) - 100;
+        CHECK(hipMemcpy(data, host, count * sizeof(int), hipMemcpyHostToDevice));
+    }
     REDUCE_ALL(reduce1, THREADS, 0);
     REDUCE_ALL(reduce2, THREADS, 0);
     REDUCE_ALL(reduce3, THREADS, 0);
@@ -230,6 +304,7 @@ int main() {
     CHECK(hipFree(data));
     CHECK(hipFree(x));
     CHECK(hipFree(y));
-    printf("harris_reduction: 7 kernels, each reducing %d ints to one\n", N);
-    return 0;
+    free(host);
+    printf("harris_reduction: 7 kernels, each reducing %u ints to one\n", count);
+    return failed;
 }
