@@ -82,6 +82,10 @@ own() {
     own cooperative_groups
 }
 
+@test "own HIP: static __shared__ in a device function, as CUDA code declares a block's scratch" {
+    own static_shared
+}
+
 @test "own HIP: the race check finds the barrier deleted from the dynamic shared memory sum" {
     local dir=$BATS_TEST_TMPDIR/nobarrier
     mkdir -p "$dir"

@@ -6,6 +6,7 @@
  *   k<T><<<grid, block[, shared[, stream]]>>>(args)
  *     -> hipLaunchKernelGGL((k<T>), grid, block, shared or 0, stream or 0, args)
  *   extern __shared__ T name[];  ->  HIP_DYNAMIC_SHARED(T, name)
+ *   static __shared__ T name[N];  ->  __shared__ T name[N]  (already static here)
  *
  * Every newline of SOURCE is kept where it was and the output starts with
  * #line 1 "SOURCE", so the compiler's messages and the trace's file:line call
@@ -281,6 +282,15 @@ int main(int argc, char **argv) {
                 size_t next = rewrite_dynamic_shared(i);
                 if (next != i) {
                     i = next;
+                    continue;
+                }
+            }
+            /* static __shared__: the executor's __shared__ is already static */
+            if (end - i == 6 && strncmp(text + i, "static", 6) == 0) {
+                size_t next = end;
+                while (next < length && isspace((unsigned char)text[next])) next++;
+                if (strncmp(text + next, "__shared__", 10) == 0 && !is_ident(text[next + 10])) {
+                    i = end;
                     continue;
                 }
             }
