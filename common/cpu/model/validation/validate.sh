@@ -218,7 +218,7 @@ trace_wave32() {
 }
 
 warp32=$(awk -F'\t' '!/^#/ && $2 == "wave_size" && $3 == 32 { printf "%s%s", sep, $1; sep = " " }' "$devices")
-tables=()
+# First the traces asked for, then the model on every program's kept counts.
 for file in $programs; do
     name=${file%.hip}
     device_table "$file" >"$out/$name.devices.tsv"
@@ -228,10 +228,14 @@ for file in $programs; do
         mkdir -p "$counts"
         n1='' n2='' n=''
         read -r n1 n2 n <<<"$(slices "$file")" || true
-        traced_at "$file" 64 && trace_wave64 "$name" "$file"
-        traced_at "$file" 32 && trace_wave32 "$name" "$file"
+        if traced_at "$file" 64; then trace_wave64 "$name" "$file"; fi
+        if traced_at "$file" 32; then trace_wave32 "$name" "$file"; fi
         echo "validate: $file traced in $(($(date +%s) - start)) s" >&2
     fi
+done
+tables=()
+for file in $programs; do
+    name=${file%.hip}
     if traced_at "$file" 64; then
         for part in counters mix waits; do
             [ -f "$counts/$name.$part.tsv" ] || die "no $counts/$name.$part.tsv: run validate.sh trace $file"
