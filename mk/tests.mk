@@ -39,7 +39,7 @@ test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passe
 	  $(addprefix $(CPU_BUILD)/tests/,$(EXECUTOR_TESTS)) $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
 	@$(MAKE) $(CPU) WAVE=32 build $(addprefix build/cpu-wave32$(SAN_SUFFIX)/tests/,$(EXECUTOR_TESTS))
 	@$(MAKE) $(CPU) SANITIZE=address,undefined build/cpu-san/broken_kernel
-	@$(MAKE) $(CPU) validation-programs
+	@$(MAKE) $(CPU) -j$$(nproc) validation-programs
 	@$(foreach w,64 32,$(MAKE) $(CPU) TRACE=1 WAVE=$(w) $(addprefix build/trace$(if $(filter 32,$(w)),-wave32)/,$(GPU_CHAPTERS) \
 	  08-missing-barrier $(addprefix tests/,$(TRACE_TESTS))) &&) true
 	@$(if $(ON_EXECUTOR),,$(MAKE) --no-print-directory SANITIZE= build)

@@ -218,21 +218,46 @@ trace_wave32() {
 }
 
 warp32=$(awk -F'\t' '!/^#/ && $2 == "wave_size" && $3 == 32 { printf "%s%s", sep, $1; sep = " " }' "$devices")
-# First the traces asked for, then the model on every program's kept counts.
-for file in $programs; do
-    name=${file%.hip}
-    device_table "$file" >"$out/$name.devices.tsv"
-    if [ "$mode" = trace ] && { [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$file"; }; then
-        start=$(date +%s)
+# First the traces asked for, VALIDATE_JOBS at a time (default: one a core;
+# each trace runs on one), then the model on every program's kept counts.
+# The executor and the tools are built once first, so the programs' builds
+# running side by side find them made.
+# trace_program FILE: FILE's traces, its log in $out/NAME.trace.log, "ok" in
+# $out/NAME.trace.status when they all succeeded.
+trace_program() {
+    local file=$1 name=${1%.hip} start
+    start=$(date +%s)
+    n1='' n2='' n=''
+    read -r n1 n2 n <<<"$(slices "$file")" || true
+    if traced_at "$file" 64; then trace_wave64 "$name" "$file"; fi
+    if traced_at "$file" 32; then trace_wave32 "$name" "$file"; fi
+    echo "validate: $file traced in $(($(date +%s) - start)) s" >&2
+    echo ok >"$out/$name.trace.status"
+}
+for file in $programs; do device_table "$file" >"$out/${file%.hip}.devices.tsv"; done
+if [ "$mode" = trace ]; then
+    jobs_max=${VALIDATE_JOBS:-$(nproc)}
+    [[ $jobs_max =~ ^[1-9][0-9]?$ ]] || die_usage "VALIDATE_JOBS=$jobs_max: not a number of jobs from 1 to 99"
+    (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 build/trace/executor.o build/tools/hipcpu_front &&
+        make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 build/trace-wave32/executor.o) >&2
+    mkdir -p "$counts"
+    traced=()
+    for file in $programs; do
+        [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$file" || continue
+        name=${file%.hip}
+        rm -f "$out/$name.trace.status"
         echo "validate: tracing $file" >&2
-        mkdir -p "$counts"
-        n1='' n2='' n=''
-        read -r n1 n2 n <<<"$(slices "$file")" || true
-        if traced_at "$file" 64; then trace_wave64 "$name" "$file"; fi
-        if traced_at "$file" 32; then trace_wave32 "$name" "$file"; fi
-        echo "validate: $file traced in $(($(date +%s) - start)) s" >&2
-    fi
-done
+        (trace_program "$file") >"$out/$name.trace.log" 2>&1 &
+        traced+=("$file")
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+    done
+    wait || true
+    for file in "${traced[@]}"; do
+        name=${file%.hip}
+        grep -h '^validate: .* traced in ' "$out/$name.trace.log" >&2 || true
+        [ -f "$out/$name.trace.status" ] || { cat "$out/$name.trace.log" >&2; die "the traces of $file failed (its log is above)"; }
+    done
+fi
 tables=()
 for file in $programs; do
     name=${file%.hip}
