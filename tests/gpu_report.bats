@@ -159,6 +159,33 @@ setup() {
     diff <(grep -v '^measured-h100' common/cpu/model/validation/published.tsv) <(grep -v '^measured-h100' "$published")
 }
 
+@test "gpu-import --validation-only: an H200's validation table alone, each kernel filed under its kernels.tsv name, the report kept" {
+    local root=$BATS_TEST_TMPDIR/root gpu=$BATS_TEST_TMPDIR/gpu
+    mkdir -p "$root" "$gpu/quick"
+    git ls-files | tar -cf - -T - | tar -xf - -C "$root"
+    sed 's/^platform\t.*/platform\tnvidia/; s/^device\t.*/device\tNVIDIA H200/; s/^date\t.*/date\t2030-01-02/' "$REPORT/env.tsv" >"$gpu/env.tsv"
+    # names as a demangler may print template values: a cast, an upper-case suffix, (bool)0 for false
+    printf 'file\tkernel\tlaunches\tms\n' >"$gpu/quick/validation.tsv"
+    printf 'liu_sgemv.hip\tSgemv_v2<(int)2>\t1\t0.004\nliu_reduce_v5_v7.hip\treduce5<256U>\t1\t0.08\n' >>"$gpu/quick/validation.tsv"
+    printf 'liu_sgemm_v1.hip\tSgemm<128, 8, 128, 8, 8, (bool)0>\t1\t0.05\nbabelstream.hip\tcopy_kernel<double>\t1\t0.15\n' >>"$gpu/quick/validation.tsv"
+    run common/scripts/gpu_import.sh "$gpu" --root "$root" --validation-only
+    [ "$status" -eq 1 ] # no validation.tsv in the report itself
+    [[ "$output" == *"--validation-only: $gpu/validation.tsv is missing or empty"* ]]
+    run common/scripts/gpu_import.sh "$gpu" --root "$root" --validation-only --validation "$gpu/quick/validation.tsv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    local published=$root/common/cpu/model/validation/published.tsv
+    grep -q $'^measured-h200\tno\tliu_sgemv.hip\tSgemv_v2<2>\th200\t.*\t0.004\t' "$published"
+    grep -q $'^measured-h200\tno\tliu_reduce_v5_v7.hip\treduce5<256u>\th200\t.*\t0.08\t' "$published"
+    grep -q $'^measured-h200\tno\tliu_sgemm_v1.hip\tSgemm<128, 8, 128, 8, 8, false>\th200\t.*\t0.05\t' "$published"
+    [ "$(grep -c '^measured-h200' "$published")" -eq 4 ]
+    # nothing of the chapters is touched; the report's tables are kept beside the earlier ones
+    cmp README.md "$root/README.md"
+    cmp plots/compare.tsv "$root/plots/compare.tsv"
+    [ -f "$root/plots/gpu-reports/2030-01-02-h200/validation.tsv" ]
+    [ -f "$root/plots/gpu-reports/2030-01-02-h200/env.tsv" ]
+}
+
 # A sample in ncu's documented --csv --page details form: a program's own
 # output first, one row per launch and metric, a kernel name with commas in
 # quotes, a value with thousands separators, times in usecond and in "ns" (the

@@ -22,7 +22,9 @@ checked() {
     run "$1" --small --check
     echo "$1 --small --check: status $status"
     echo "$output" | grep '^check ' || true
-    [ "$status" -eq 0 ] && [[ "$output" == *"(ok)"* ]] && [[ "$output" != *"FAILED"* ]]
+    [ "$status" -eq 0 ] || return 1
+    [[ "$output" == *"(ok)"* ]] || return 1
+    [[ "$output" != *"FAILED"* ]]
 }
 
 @test "validation programs: each checks a small case of its kernels against its host reference, at its own wave" {
@@ -44,7 +46,10 @@ checked() {
     local name bad=0
     for name in $(programs '^(any|64)$'); do
         run "$CPU_BUILD/validation/$name" --sizes
-        [ "$status" -eq 2 ] && [[ "$output" == *sage* ]] || { echo "$name: status $status: $output"; bad=1; }
+        if [ "$status" -ne 2 ] || [[ "$output" != *sage* ]]; then
+            echo "$name: status $status: $output"
+            bad=1
+        fi
     done
     [ "$bad" -eq 0 ]
 }

@@ -216,12 +216,32 @@ replace "$root/common/cpu/README.md"
 fi
 # 5. The validation's measured set: the validation programs' kernels as this
 # GPU ran them (validation.tsv), first in published.tsv as the set
-# measured-DEVICE, replacing that set's rows from an earlier report.
+# measured-DEVICE, replacing that set's rows from an earlier report. A kernel
+# is filed under its name in kernels.tsv: Nsight Compute's demangler may write
+# a template's values otherwise (a cast, an upper-case suffix, (bool)0 for
+# false), so a name not in kernels.tsv is matched on its program's names with
+# those differences, spaces and case taken out.
 published=$root/common/cpu/model/validation/published.tsv
+yardstick=$root/common/cpu/model/validation/kernels.tsv
 if [ -s "$validation" ] && [ -n "$model_device" ] && [ "$platform" != cpu ]; then
     awk -F '\t' -v OFS='\t' -v set="measured-$model_device" -v d="$model_device" -v source="make gpu-report on $device, $date ($compiler): Nsight Compute gpu__time_duration.sum over the kernel's launches, at the GPU's own clocks, caches flushed between kernels" '
+        function loose(name) {
+            name = tolower(name)
+            gsub(/\((unsigned |signed )?(int|long|long long|short|char|bool)\)/, "", name)
+            gsub(/ /, "", name); gsub(/false/, "0", name); gsub(/true/, "1", name)
+            gsub(/[ul]+>/, ">", name); gsub(/[ul]+,/, ",", name)
+            return name
+        }
         FNR == 1 { part++ }
-        part == 1 { if (FNR > 1) { ms[$1, $2] = $4; order[++n] = $1 SUBSEP $2 } next }
+        part == 1 { if (!/^#/ && $1 != "file") { exact[$1, $2] = 1; by_loose[$1, loose($2)] = $2 } next }
+        part == 2 {
+            if (FNR == 1) next
+            k = $2
+            if (!(($1, k) in exact) && (($1, loose(k)) in by_loose)) k = by_loose[$1, loose(k)]
+            else if (!(($1, k) in exact)) printf "gpu-import: %s (%s) is not a kernel of kernels.tsv: filed as Nsight Compute names it\n", k, $1 > "/dev/stderr"
+            ms[$1, k] = $4; order[++n] = $1 SUBSEP k
+            next
+        }
         FNR == 1 { print; for (i = 1; i <= NF; i++) c[$i] = i; next }
         /^#/ && !body { print; next }
         !body {
@@ -232,7 +252,7 @@ if [ -s "$validation" ] && [ -n "$model_device" ] && [ "$platform" != cpu ]; the
             }
         }
         $c["set"] == set { next }
-        { print }' "$validation" "$published" >"$work/new"
+        { print }' "$yardstick" "$validation" "$published" >"$work/new"
     replace "$published"
 fi
 

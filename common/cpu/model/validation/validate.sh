@@ -195,7 +195,7 @@ trace_wave32() {
     echo "validate: tracing $file at wave 32" >&2
     (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 "build/trace-wave32/standalone/$name" \
         STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
-    local runs=("") compiled= arg w32 part kept # one whole run, or one run per slice
+    local runs=("") compiled='' arg w32 part kept # one whole run, or one run per slice
     [ -z "${n:-}" ] || runs=("$n1" "$n2")
     for arg in "${runs[@]}"; do
         w32=$out/$name.wave32$arg
