@@ -315,9 +315,10 @@ check)
     ;;
 heldout)
     echo "$report" | tee "$out/heldout-$ISSUE.md"
-    [ -f "$reads" ] || printf '# Each reading of the held-out half (validate.sh heldout): once per issue.\ndate\tissue\tcommit\trows\twithin_2x\tgeomean_error\tspearman_per_project\n' >"$reads"
+    # the commit read, and whether the model's files differed from it (the log itself aside)
     commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-    [ -z "$(git -C "$root" status --porcelain -- common/cpu/model 2>/dev/null)" ] || commit="$commit+uncommitted"
+    [ -z "$(git -C "$root" status --porcelain -- common/cpu/model ":(exclude)${reads#"$root"/}" 2>/dev/null)" ] || commit="$commit+uncommitted"
+    [ -f "$reads" ] || printf '# Each reading of the held-out half (validate.sh heldout): once per issue.\ndate\tissue\tcommit\trows\twithin_2x\tgeomean_error\tspearman_per_project\n' >"$reads"
     awk -F'\t' -v date="$(date +%F)" -v issue="$ISSUE" -v commit="$commit" -v OFS='\t' '$1 == "total" { total = $2 OFS $3 OFS $4 }
         $1 == "project" { spear = spear (spear == "" ? "" : "; ") $2 " " $3 ": " $7 }
         END { print date, issue, commit, total, spear }' "$out/summary-$half.tsv" >>"$reads"
