@@ -94,6 +94,34 @@ setup() {
     grep -q $'^chapter09\tcut short\t' "$BATS_TEST_TMPDIR/out/report.tsv"
 }
 
+@test "gpu-report's validation step on NVIDIA, with stand-in tools: every program built, checked and timed, the raw files in raw.tar.gz" {
+    # Stand-ins for a GPU machine's tools (tests/stand_in/): nvidia-smi names an H200; nvcc
+    # "builds" a program by copying the executor's build of it (make test made them, each at its
+    # wave), so --small --check really runs; ncu prints, in its documented CSV form, one row per
+    # kernel kernels.tsv gives the program, without running it; cuobjdump prints a line.
+    local out=$BATS_TEST_TMPDIR/report-nv build=$BATS_TEST_TMPDIR/nvbuild
+    mkdir -p "$build" "$BATS_TEST_TMPDIR/data"
+    run env -u MAKEFLAGS PATH="$PWD/tests/stand_in:$PATH" STAND_IN_BUILDS="$PWD/$CPU_BUILD/validation $PWD/${CPU_BUILD/build\/cpu/build/cpu-wave32}/validation" \
+        common/scripts/gpu_report.sh "$out" --platform nvidia --build "$build" --dataset "$BATS_TEST_TMPDIR/data" --only validation
+    echo "$output"
+    [ "$status" -eq 0 ]
+    local programs kernels
+    programs=$(awk -F'\t' '!/^#/ && $1 != "file" { print $1 }' common/cpu/model/validation/kernels.tsv | sort -u | wc -l)
+    kernels=$(awk -F'\t' '!/^#/ && $1 != "file"' common/cpu/model/validation/kernels.tsv | wc -l)
+    grep $'^validation\t' "$out/report.tsv"
+    grep -q $'^validation\tok\t[0-9]*\t'"$kernels validation kernels timed by Nsight Compute; [0-9]* programs checked by --small --check; 0 failures" "$out/report.tsv"
+    grep -q $'^build\tskipped\t0\tnot among --only validation' "$out/report.tsv"
+    grep -q $'^device\tNVIDIA H200$' "$out/env.tsv"
+    # one row a kernel, each at 1.5 us, under the trace's names
+    [ "$(($(wc -l <"$out/validation.tsv") - 1))" -eq "$kernels" ]
+    grep -q $'^liu_reduce_v5_v7.hip\treduce5<256u>\t1\t0.001500$' "$out/validation.tsv"
+    # the raw files: each program's ncu CSV and SASS; at most the 8 files a lent machine sends back
+    tar -tzf "$out/raw.tar.gz" >"$BATS_TEST_TMPDIR/raw.list"
+    [ "$(grep -c '^./ncu-validation-.*\.csv$' "$BATS_TEST_TMPDIR/raw.list")" -eq "$programs" ]
+    [ "$(grep -c '^./sass-validation-.*\.txt$' "$BATS_TEST_TMPDIR/raw.list")" -eq "$programs" ]
+    [ "$(find "$out" -type f | wc -l)" -le 8 ]
+}
+
 @test "gpu-import: refuses the executor's report unless asked; with --allow-executor folds it into a copy of the tree" {
     local root=$BATS_TEST_TMPDIR/root
     mkdir -p "$root"
