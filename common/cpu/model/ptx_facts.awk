@@ -172,6 +172,7 @@ function registers(text,    out) {
     return out
 }
 
+BEGIN { if (kernel_list != "") kernel_list_read(kernel_list) } # overloads keep their parameter lists (kernel_name.awk)
 FNR == 1 { file++; if (file == 3) { FS = " "; $0 = $0 } }
 # ---- the trace build's sites and lines (trace_tables.awk)
 file == 1 { read_site_row(); next }
@@ -179,8 +180,7 @@ file == 2 { read_line_row(); next }
 # ---- ptxas -v: registers and shared memory per kernel
 file == 3 {
     if (match($0, /Compiling entry function '[^']*'/)) {
-        res_kernel = substr($0, RSTART + 26, RLENGTH - 27)
-        sub(/^void /, "", res_kernel); sub(/\(.*$/, "", res_kernel)
+        res_kernel = kernel_name(substr($0, RSTART + 26, RLENGTH - 27))
         registers_of[res_kernel] = 0; smem_of[res_kernel] = 0
         next
     }
@@ -198,9 +198,8 @@ file == 3 {
 /^[ \t]*\.loc[ \t]/ { f = $2; sub(/,$/, "", $3); line = ($3 > 0) ? "F" f ":" ($3 + 0) : ""; next }
 # A kernel's entry: ".visible .entry name(args)(" after c++filt; a device function's body is no kernel's.
 /^[ \t]*(\.visible[ \t]+|\.weak[ \t]+)?\.entry[ \t]/ {
-    name = $0; sub(/^[ \t]*(\.visible[ \t]+|\.weak[ \t]+)?\.entry[ \t]+/, "", name)
-    sub(/^void /, "", name); sub(/\(.*$/, "", name)
-    kernel = name; kernels[++nk] = kernel; nb = 0; new_block(""); line = ""
+    name = $0; sub(/^[ \t]*(\.visible[ \t]+|\.weak[ \t]+)?\.entry[ \t]+/, "", name); sub(/\($/, "", name)
+    kernel = kernel_name(name); kernels[++nk] = kernel; nb = 0; new_block(""); line = ""
     next
 }
 /^[ \t]*(\.visible[ \t]+|\.weak[ \t]+|\.extern[ \t]+)?\.func[ \t]/ { kernel = ""; next }

@@ -42,7 +42,10 @@ else
     fi
 fi
 c++filt <"$out.ptxas" >"$out.ptxas.demangled"
+# The kernels, for their names: overloads keep their parameter lists, as in the trace.
+c++filt <"$out.sm_90.ptx" | sed -n 's/^[[:space:]]*\(\.visible[[:space:]]\{1,\}\|\.weak[[:space:]]\{1,\}\)\{0,1\}\.entry[[:space:]]\{1,\}//p' |
+    sed 's/($//' >"$out.kernels"
 c++filt <"$out.sm_90.ptx" | awk -F'\t' -v mix="$out.mix.tsv" -v waits="$out.waits.tsv" -v lines_out="$out.lines.tsv" \
-    -v counters="$counters" \
-    -f "$here/trace_tables.awk" -f "$here/ptx_loops.awk" -f "$here/ptx_facts.awk" \
+    -v counters="$counters" -v kernel_list="$out.kernels" \
+    -f "$here/../../scripts/kernel_name.awk" -f "$here/trace_tables.awk" -f "$here/ptx_loops.awk" -f "$here/ptx_facts.awk" \
     "$sites" "$lines" "$out.ptxas.demangled" -

@@ -34,6 +34,14 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipOccupancyMaxPotentialBlockSize cudaOccupancyMaxPotentialBlockSize
 #define hipDeviceGetAttribute cudaDeviceGetAttribute
 #define hipDeviceAttributeCooperativeLaunch cudaDevAttrCooperativeLaunch
+#define hipDeviceAttributeMultiprocessorCount cudaDevAttrMultiProcessorCount
+#define hipDeviceAttributeWarpSize cudaDevAttrWarpSize
+#define hipDeviceAttributeMaxThreadsPerBlock cudaDevAttrMaxThreadsPerBlock
+#define hipDeviceAttributeMaxThreadsPerMultiProcessor cudaDevAttrMaxThreadsPerMultiProcessor
+#define hipDeviceAttributeMaxSharedMemoryPerBlock cudaDevAttrMaxSharedMemoryPerBlock
+#define hipDeviceAttributeClockRate cudaDevAttrClockRate
+#define hipDeviceAttributeComputeCapabilityMajor cudaDevAttrComputeCapabilityMajor
+#define hipDeviceAttributeComputeCapabilityMinor cudaDevAttrComputeCapabilityMinor
 #define hipDeviceAttributeCooperativeMultiDeviceLaunch cudaDevAttrCooperativeMultiDeviceLaunch
 #define hipLaunchCooperativeKernel(kernel, grid, block, args, shared_bytes, stream) \
     cudaLaunchCooperativeKernel((const void *)(kernel), (grid), (block), (args), (shared_bytes), (stream))
@@ -85,6 +93,9 @@ typedef cudaEvent_t hipEvent_t;
 /* Launch: HIP's portable macro form of kernel<<<grid, block, shared, stream>>>(args). */
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
+
+/* HIP's dynamic shared memory declaration, as CUDA writes it. */
+#define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[];
 
 /* Clang's non-temporal store (the validation kernels use it): CUDA's nearest
  * is the streaming store, cached "evict first" (CUDA C++ Programming Guide,
