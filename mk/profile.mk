@@ -75,7 +75,9 @@ validate-heldout: $(TIMEMODEL) ## the held-out half's figures, read once per iss
 	@ISSUE=$(ISSUE) TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh heldout
 
 # The validation programs (common/cpu/model/validation/kernels.tsv), built for the plain executor
-# at the wave their code assumes (make test runs each one's --small --check), and by nvcc.
+# at the wave their code assumes (make test runs each one's --small --check), and compiled by nvcc
+# to PTX: its front end reads the host code too, so a HIP call the NVIDIA header lacks is caught,
+# in a third of a full build's time (ptxas, the host compiler and the link run on a GPU day).
 VALIDATION_DIR := common/cpu/model/validation
 validation_programs = $(shell awk -F'\t' '/^\#/ { next } !c { for (i = 1; i <= NF; i++) h[$$i] = i; c = 1; next } \
   $$h["wave"] ~ /$(1)/ && !seen[$$h["file"]]++ { sub(/\.hip$$/, "", $$h["file"]); print $$h["file"] }' $(VALIDATION_DIR)/kernels.tsv)
@@ -86,11 +88,11 @@ $(BUILD)/validation/%: $(VALIDATION_DIR)/%.hip $(EXECUTOR) $(FRONT) | $(PLATFORM
 	@$(FRONT) $< $@.cpp
 	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(VALIDATION_DIR) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
-build/nvcc-validation/%: $(VALIDATION_DIR)/%.hip common/gpu/nvidia/hip/hip_runtime.h | nvcc-tool
+build/nvcc-validation/%.ptx: $(VALIDATION_DIR)/%.hip common/gpu/nvidia/hip/hip_runtime.h | nvcc-tool
 	@mkdir -p $(@D)
-	$(call quiet,NVCC)$(NVCC) $(NVCCFLAGS) -x cu -Icommon/gpu/nvidia -Icommon $< -o $@
+	$(call quiet,NVCC)$(NVCC) $(NVCCFLAGS) -x cu -Icommon/gpu/nvidia -Icommon -ptx $< -o $@
 .PHONY: validation-programs
-validation-programs: ## build every validation program for the executor (at its wave) and, where nvcc is, with nvcc
+validation-programs: ## build every validation program for the executor (at its wave) and, where nvcc is, nvcc's PTX
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu $(addprefix $(CPU_BUILD)/validation/,$(VALIDATION_WAVE64))
 	@$(if $(VALIDATION_WAVE32),$(MAKE) --no-print-directory HIP_PLATFORM=cpu WAVE=32 $(addprefix build/cpu-wave32$(SAN_SUFFIX)/validation/,$(VALIDATION_WAVE32)))
-	@$(if $(and $(NVCC),$(if $(SANITIZE),,yes)),$(MAKE) --no-print-directory $(addprefix build/nvcc-validation/,$(VALIDATION_WAVE64) $(VALIDATION_WAVE32)))
+	@$(if $(and $(NVCC),$(if $(SANITIZE),,yes)),$(MAKE) --no-print-directory $(addsuffix .ptx,$(addprefix build/nvcc-validation/,$(VALIDATION_WAVE64) $(VALIDATION_WAVE32))))

@@ -232,8 +232,8 @@ $L__BB0_4:
 	.file	1 "/src/k.hip"
 EOF
     run awk -F'\t' -v mix="$dir/mix.tsv" -v waits="$dir/waits.tsv" -v lines_out="$dir/lines_out.tsv" \
-        -v counters="$dir/counters.tsv" -f common/cpu/model/trace_tables.awk -f common/cpu/model/ptx_loops.awk \
-        -f common/cpu/model/ptx_facts.awk \
+        -v counters="$dir/counters.tsv" -f common/scripts/kernel_name.awk -f common/cpu/model/trace_tables.awk \
+        -f common/cpu/model/ptx_loops.awk -f common/cpu/model/ptx_facts.awk \
         "$dir/sites.tsv" "$dir/lines.tsv" "$dir/ptxas.txt" "$dir/k.ptx"
     echo "$output"
     [ "$status" -eq 0 ]
