@@ -5,9 +5,6 @@
 #define TUTORIAL_HIP_ON_CUDA_H
 
 #include <cuda_runtime.h>
-/* Before the vote macros below: libcu++ (which cooperative groups include) has a
- * declaration named __any that the macro would otherwise rewrite. */
-#include <cooperative_groups.h>
 
 #define __HIP_PLATFORM_NVIDIA__ 1
 
@@ -127,7 +124,8 @@ __device__ __forceinline__ T __shfl_xor(T value, int lane_mask, int width = warp
 }
 
 /* Votes: HIP's act on the whole wave, the ballot as a 64-bit mask (macros: CUDA
- * still declares its own maskless forms for old GPUs). */
+ * still declares its own maskless forms for old GPUs; hip_cooperative_groups.h
+ * lifts them around libcu++, which declares a name __any of its own). */
 #define __ballot(predicate) ((unsigned long long)__ballot_sync(TUTORIAL_FULL_MASK, (predicate)))
 #define __any(predicate) __any_sync(TUTORIAL_FULL_MASK, (predicate))
 #define __all(predicate) __all_sync(TUTORIAL_FULL_MASK, (predicate))
