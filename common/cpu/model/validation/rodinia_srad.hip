@@ -27,9 +27,10 @@
 // outside the image for the edge blocks before reloading from the image's
 // own edge (block row 0 loads the row above row 0, the last block row the row
 // below the last, block (0, 0) one float before the image): the values are
-// overwritten unused. Here J_cuda points one image row (cols floats) into an
-// allocation with a row of slack before and after, so those loads read
-// memory of the program's own; nothing else differs.
+// overwritten unused; srad_cuda_2 does the same with C_cuda's row below the
+// last. Here J_cuda points one image row (cols floats) into an allocation
+// with a row of slack before and after, and C_cuda has a row of slack after,
+// so those loads read memory of the program's own; nothing else differs.
 //
 // Sizes: the run script's, a 2,048 x 2,048 image, region of interest rows and
 // columns 0-127, lambda 0.5, 2 iterations: 4 launches of 128 x 128 blocks of
@@ -288,7 +289,9 @@ int main(int argc, char **argv) {
     HIP_CHECK(hipMalloc(&J_alloc, sizeof(float) * (size_t)(size_I + 2 * cols)));
     HIP_CHECK(hipMemset(J_alloc, 0, sizeof(float) * (size_t)(size_I + 2 * cols)));
     float *J_cuda = J_alloc + cols;
-    HIP_CHECK(hipMalloc(&C_cuda, sizeof(float) * size_I));
+    // a row of slack after the image, for srad_cuda_2's row below the last (the header comment)
+    HIP_CHECK(hipMalloc(&C_cuda, sizeof(float) * (size_t)(size_I + cols)));
+    HIP_CHECK(hipMemset(C_cuda, 0, sizeof(float) * (size_t)(size_I + cols)));
     HIP_CHECK(hipMalloc(&E_C, sizeof(float) * size_I));
     HIP_CHECK(hipMalloc(&W_C, sizeof(float) * size_I));
     HIP_CHECK(hipMalloc(&S_C, sizeof(float) * size_I));
