@@ -39,6 +39,7 @@
 #
 # TIMEMODEL: the model's program (build/tools/timemodel). HELDOUT_READS: the
 # log (default heldout-reads.tsv beside this file; the tests point it elsewhere).
+# VALIDATE_JOBS: how many programs trace at once (default: one a core).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
