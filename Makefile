@@ -114,7 +114,7 @@ LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib%.a)
 HOST_LIB := $(BUILD)/libhost.a
 TIMEMODEL_LIB := $(BUILD)/libtimemodel.a# the time model (common/cpu/model/), for its test
 $(foreach layer,$(LAYERS),$(eval $(BUILD)/lib$(layer).a: $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/$(layer)/*.c))))
-$(TIMEMODEL_LIB): $(BUILD)/common/cpu/model/timemodel.o $(BUILD)/common/cpu/model/timemodel_device.o
+$(TIMEMODEL_LIB): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_cli.c,$(wildcard common/cpu/model/*.c)))
 $(LAYER_LIBS) $(TIMEMODEL_LIB):
 	rm -f $@ && $(AR) rcs $@ $^
 # The GPU layers, objects compiled per platform: the harness (main(), for either model, and
@@ -168,9 +168,16 @@ $(if $(V),,.SILENT: $(LAYER_LIBS) $(TIMEMODEL_LIB) $(BUILD)/executor.o $(REFEREN
 
 # The time model's program (common/cpu/model/): host C, the same on every platform
 TIMEMODEL := build/tools/timemodel
-$(TIMEMODEL): common/cpu/model/timemodel_cli.c common/cpu/model/timemodel.c common/cpu/model/timemodel_device.c common/cpu/model/timemodel.h
+$(TIMEMODEL): common/cpu/model/timemodel_cli.c common/cpu/model/timemodel.c common/cpu/model/timemodel_device.c common/cpu/model/tsv.c common/cpu/model/timemodel.h common/cpu/model/tsv.h
 	@mkdir -p $(@D)
 	$(call quiet,CC)$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
+
+# The simulation's program (common/cpu/model/sim.h): host C, the same on every platform
+TIMESIM := build/tools/timesim
+TIMESIM_SOURCES := $(filter-out %/timemodel_cli.c,$(wildcard common/cpu/model/*.c))
+$(TIMESIM): $(TIMESIM_SOURCES) $(wildcard common/cpu/model/*.h)
+	@mkdir -p $(@D)
+	$(call quiet,CC)$(CC) $(CFLAGS) $(TIMESIM_SOURCES) $(LDLIBS) -o $@
 
 # The Debian packages each kind of target needs (common/scripts/require.sh installs them as root); a target asks
 # only for the groups it uses: make profile-N clang's (the trace build) and hipcc's (the model), not the tests'

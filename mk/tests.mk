@@ -7,6 +7,7 @@ LOADER_FILES := $(BUILD)/tests/loader_files.o
 TEST_LINK_test_idx = $(LOADER_FILES) $(HOST_LIB)
 TEST_LINK_test_mnist = $(LOADER_FILES) $(HOST_LIB)
 TEST_LINK_test_timemodel = $(TIMEMODEL_LIB)
+$(foreach t,$(patsubst tests/%.c,%,$(wildcard tests/test_code_*.c tests/test_sim*.c)),$(eval TEST_LINK_$(t) = $$(TIMEMODEL_LIB)))
 test_link = $(if $(filter undefined,$(origin TEST_LINK_$(1))),$(LAYER_LIBS),$(TEST_LINK_$(1)))
 $(TEST_BUILD)/%: tests/%.c $$(call test_link,$$*) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)

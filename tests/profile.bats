@@ -76,6 +76,39 @@ counter() {
         END { exit bad }' "$tsv"
 }
 
+# The same block's re-reads (common/cpu/README.md, "The counters"): per load
+# site, after the columns before them, the segments within 2, 8, 32 and 128
+# KiB, each bucket holding the ones before, none past the site's segments,
+# none for stores or shared memory; per kernel, its sites' sums.
+@test "profile: the same block's re-reads are the sites table's last columns, nested buckets, summed per kernel" {
+    local tsv sites nn
+    for nn in 03 08; do
+        tsv=$(profile "$nn" 1037)
+        sites="${tsv%.tsv}.sites.tsv"
+        head -n 1 "$sites" | grep -q $'\tbeyond_256m\tblock_within_2k\tblock_within_8k\tblock_within_32k\tblock_within_128k$'
+        awk -F'\t' 'FNR == 1 { file++; split("", col); for (i = 1; i <= NF; i++) col[$i] = i; next }
+            file == 1 {
+                w[1] = $col["block_within_2k"]; w[2] = $col["block_within_8k"]; w[3] = $col["block_within_32k"]
+                w[4] = $col["block_within_128k"]
+                if (!(w[1] <= w[2] && w[2] <= w[3] && w[3] <= w[4] && w[4] <= $col["segments"])) { print "not nested: " $0; bad = 1 }
+                if (($col["kind"] != "load" || $col["space"] != "global") && w[4] != 0) { print "not a global load: " $0; bad = 1 }
+                for (b = 1; b <= 4; b++) sum[$col["kernel"], b] += w[b]
+                any += w[4]
+                next
+            }
+            {
+                split("2k 8k 32k 128k", name, " ")
+                for (b = 1; b <= 4; b++)
+                    if ($col["load_segments_block_within_" name[b]] != sum[$col["kernel"], b] + 0) {
+                        printf "%s within %s: %s in the table, %d in its sites\n", $col["kernel"], name[b],
+                            $col["load_segments_block_within_" name[b]], sum[$col["kernel"], b]
+                        bad = 1
+                    }
+            }
+            END { if (!any) { print "no re-read in any site"; bad = 1 }; exit bad }' "$sites" "$tsv"
+    done
+}
+
 # Counts grow with the images: over one iteration, each further 1,024
 # images adds the same traffic (within 1%), from 1,024 to 2,048 images and
 # from 2,048 to 3,072. Differences cancel what does not depend on the images

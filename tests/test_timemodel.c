@@ -25,8 +25,8 @@ static ModelDevice toy(void) {
         {"l2_latency_ns", 300}, {"l1_latency_ns", 100}, {"lds_latency_cycles", 50}, {"scalar_latency_cycles", 40},
         {"scalar_cache_bytes", 1024}, {"cus_per_scalar_cache", 2}, {"atomic_latency_cycles", 400},
         {"same_address_atomics_per_clock", 1}, {"cas_float_atomics", 1}, {"valu_issue_cycles", 4},
-        {"vmem_issue_cycles", 4}, {"salu_issue_cycles", 4}, {"smem_issue_cycles", 4}, {"branch_issue_cycles", 4},
-        {"dispatch_cycles", 0.8}, {"launch_us", 5}, {"barrier_cycles", 16}, {"segment_bytes", 64},
+        {"valu_latency_cycles", 4}, {"trans_lanes_per_simd", 4}, {"trans_latency_cycles", 16}, {"vmem_issue_cycles", 4}, {"salu_issue_cycles", 4}, {"smem_issue_cycles", 4},
+        {"branch_issue_cycles", 4}, {"dispatch_cycles", 0.8}, {"launch_us", 5}, {"barrier_cycles", 16}, {"segment_bytes", 64},
     };
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
         assert_true(model_device_set(&d, figures[i].figure, figures[i].value));

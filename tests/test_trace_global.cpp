@@ -2,8 +2,8 @@
  * global memory: the counters of HIPCPU_PROFILE (requests, bytes, 64-byte
  * segments, 32-byte sectors, 16-byte accesses, unique bytes, distinct
  * segments per block and barrier phase, uniform loads, the loads that reach
- * DRAM and the re-reads beyond a distance) against answers worked out by
- * hand.
+ * DRAM, the re-reads beyond a distance and the same block's re-reads within
+ * one) against answers worked out by hand.
  *
  * Build: make HIP_PLATFORM=cpu TRACE=1 build/trace/tests/test_trace_global (and
  * WAVE=32 for build/trace-wave32/tests/test_trace_global): the Makefile's trace
@@ -371,6 +371,75 @@ static void test_rereads_beyond_a_distance(void **) {
     HIP_OK(hipFree(out));
 }
 
+/* ---- What L1 would keep: the same block's re-reads ------------------------- */
+
+/* Each block reads in[0..count) `passes` times, the block's threads over
+ * consecutive floats (the pass number as a factor, so that the passes are
+ * loads of their own). */
+__global__ void block_reread_kernel(float *out, const float *in, unsigned count, unsigned passes) {
+    const unsigned t = threadIdx.x;
+    float acc = 0.0f;
+    for (unsigned p = 0; p < passes; p++)
+        for (unsigned j = t; j < count; j += blockDim.x) acc += in[j] * float(p + 1);
+    out[blockIdx.x * blockDim.x + t] = acc;
+}
+
+/* The counters of block_reread_kernel over `blocks` blocks of `threads`
+ * reading `bytes` of floats twice. */
+static hipcpu_kernel_counters block_reread(unsigned bytes, unsigned blocks, unsigned threads) {
+    hipcpu_trace_reset();
+    const unsigned count = bytes / 4;
+    float *in = upload(std::vector<float>(count, 1.0f));
+    float *out = device_alloc<float>(blocks * threads);
+    hipLaunchKernelGGL(block_reread_kernel, blocks, threads, 0, 0, out, in, count, 2);
+    HIP_OK(hipGetLastError());
+    const std::vector<float> result = download(out, blocks * threads);
+    for (unsigned i = 0; i < blocks * threads; i++) assert_true(result[i] == 3.0f * float(count / threads));
+    HIP_OK(hipFree(in));
+    HIP_OK(hipFree(out));
+    const hipcpu_kernel_counters c = counters_of("block_reread_kernel");
+    /* Two passes of count / W requests per block, W / 16 segments each. */
+    assert_int_equal(c.global_load_requests, blocks * 2 * (count / W));
+    assert_int_equal(c.global_load_segments, blocks * 2 * (bytes / 64));
+    return c;
+}
+
+/* One wave per block: its second pass re-reads each segment after the rest
+ * of the first pass and the second's requests before it, `bytes` less the
+ * W * 4 bytes of the request itself. Each block's first pass is a first
+ * touch by that block, although the block before loaded the same segments. */
+static void test_block_rereads_one_wave(void **) {
+    const unsigned blocks = 2;
+    struct {
+        unsigned bytes;
+        unsigned within; /* the buckets the distance bytes - W * 4 is in: 2k, 8k, 32k, 128k from the last */
+    } cases[] = {{1u << 10, 4}, {4u << 10, 3}, {16u << 10, 2}, {64u << 10, 1}, {256u << 10, 0}};
+    for (const auto &k : cases) {
+        const hipcpu_kernel_counters c = block_reread(k.bytes, blocks, W);
+        const uint64_t reread = blocks * (k.bytes / 64); /* the second pass's segments */
+        const uint64_t counted[4] = {c.load_segments_block_within_2k, c.load_segments_block_within_8k,
+                                     c.load_segments_block_within_32k, c.load_segments_block_within_128k};
+        for (unsigned b = 0; b < 4; b++) {
+            if (counted[b] != (b >= 4 - k.within ? reread : 0))
+                print_error("%u bytes read twice: within bucket %u counted %lu\n", k.bytes, b, (unsigned long)counted[b]);
+            assert_int_equal(counted[b], b >= 4 - k.within ? reread : 0);
+        }
+    }
+}
+
+/* 1 KiB read twice by a block of 256 threads (4 waves at wave 64, 8 at 32):
+ * in whatever order its waves go, the block loads 2 KiB in all, so every
+ * segment of its second pass comes back within 2 KiB (16 a block), and none
+ * of its first. */
+static void test_block_rereads_many_waves(void **) {
+    const unsigned blocks = 3;
+    const hipcpu_kernel_counters c = block_reread(1024, blocks, 256);
+    assert_int_equal(c.load_segments_block_within_2k, blocks * 16);
+    assert_int_equal(c.load_segments_block_within_8k, blocks * 16);
+    assert_int_equal(c.load_segments_block_within_32k, blocks * 16);
+    assert_int_equal(c.load_segments_block_within_128k, blocks * 16);
+}
+
 int main(void) {
     trace_every_launch();
     const struct CMUnitTest tests[] = {
@@ -383,6 +452,8 @@ int main(void) {
         cmocka_unit_test(test_unique_bytes),
         cmocka_unit_test(test_phase_segments_and_uniform_loads),
         cmocka_unit_test(test_rereads_beyond_a_distance),
+        cmocka_unit_test(test_block_rereads_one_wave),
+        cmocka_unit_test(test_block_rereads_many_waves),
     };
     return cmocka_run_group_tests_name("trace global memory (wave " STRINGIFY(HIPCPU_WAVE_SIZE) ")", tests, nullptr, nullptr);
 }

@@ -26,7 +26,7 @@ extern const char *const model_reuse_names[MODEL_REUSE_BUCKETS];
     X(dram_latency_ns) X(l2_latency_ns) X(l1_latency_ns) X(lds_latency_cycles)                  \
     X(scalar_latency_cycles) X(scalar_cache_bytes) X(cus_per_scalar_cache)                      \
     X(atomic_latency_cycles) X(same_address_atomics_per_clock) X(cas_float_atomics)          \
-    X(valu_issue_cycles) X(vmem_issue_cycles) X(salu_issue_cycles) X(smem_issue_cycles)     \
+    X(valu_issue_cycles) X(valu_latency_cycles) X(trans_lanes_per_simd) X(trans_latency_cycles) X(vmem_issue_cycles) X(salu_issue_cycles) X(smem_issue_cycles)     \
     X(branch_issue_cycles) X(dispatch_cycles) X(launch_us) X(barrier_cycles) X(segment_bytes)
 
 typedef struct {

@@ -22,6 +22,7 @@
  * devices the code was compiled for (ptx_facts.awk's sm_90 code: h100,h200):
  * only they are modelled, each with the code's occupancy. */
 #include "timemodel.h"
+#include "tsv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,90 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 128
 #define MAX_KERNELS 64
 #define MAX_WAITS 4096
 #define MAX_LINES 512
 
-static const char *program = "timemodel";
-
-static void die(const char *file, const char *what) {
-    fprintf(stderr, "%s: %s: %s\n", program, file, what);
-    exit(1);
-}
-
-typedef struct {
-    const char *path;
-    FILE *f;
-    char line[8192];
-    char *field[MAX_FIELDS];
-    char header[MAX_FIELDS][64];
-    int fields, header_fields;
-    long number;
-} Table;
-
-/* Splits the next line that is not a comment; 0 at the end. */
-static int next_row(Table *t) {
-    while (fgets(t->line, sizeof t->line, t->f)) {
-        t->number++;
-        if (t->line[0] == '#' || t->line[0] == '\n') continue;
-        t->line[strcspn(t->line, "\r\n")] = '\0';
-        t->fields = 0;
-        for (char *p = t->line;;) {
-            if (t->fields == MAX_FIELDS) die(t->path, "too many columns");
-            t->field[t->fields++] = p;
-            char *tab = strchr(p, '\t');
-            if (!tab) break;
-            *tab = '\0';
-            p = tab + 1;
-        }
-        return 1;
-    }
-    return 0;
-}
-
-static void open_table(Table *t, const char *path) {
-    memset(t, 0, sizeof *t);
-    t->path = path;
-    t->f = fopen(path, "r");
-    if (!t->f) die(path, strerror(errno));
-    if (!next_row(t)) die(path, "empty: no header line");
-    for (int i = 0; i < t->fields; i++) snprintf(t->header[i], sizeof t->header[i], "%s", t->field[i]);
-    t->header_fields = t->fields;
-}
-
-static int column(const Table *t, const char *name) {
-    for (int i = 0; i < t->header_fields; i++)
-        if (strcmp(t->header[i], name) == 0) return i;
-    char what[160];
-    snprintf(what, sizeof what, "no column '%s' in its header line", name);
-    die(t->path, what);
-    return -1;
-}
-
-static int has_column(const Table *t, const char *name) {
-    for (int i = 0; i < t->header_fields; i++)
-        if (strcmp(t->header[i], name) == 0) return 1;
-    return 0;
-}
-
-static const char *cell(const Table *t, const char *name) {
-    const int i = column(t, name);
-    if (i >= t->fields) {
-        char what[160];
-        snprintf(what, sizeof what, "line %ld has no '%s' column", t->number, name);
-        die(t->path, what);
-    }
-    return t->field[i];
-}
-
-static double count(const Table *t, const char *name, double waves);
-
-/* A count a table may lack (one written before the trace counted it): NAN
- * then, which the model reads as unknown (timemodel.h). */
-static double optional_count(const Table *t, const char *name, double waves) {
-    return has_column(t, name) ? count(t, name, waves) : NAN;
-}
+#define program tsv_program
+#define die tsv_die
 
 /* A share from 0 to 1, or "-" (none measured): NAN. */
 static double optional_share(const Table *t, const char *name) {
@@ -124,21 +47,6 @@ static double optional_share(const Table *t, const char *name) {
         die(t->path, what);
     }
     return v;
-}
-
-/* A count, "A" or "A+B" (B per wave). */
-static double count(const Table *t, const char *name, double waves) {
-    const char *text = cell(t, name);
-    char *end;
-    errno = 0;
-    double a = strtod(text, &end), b = 0;
-    if (*end == '+') b = strtod(end + 1, &end);
-    if (end == text || *end != '\0' || errno || !isfinite(a) || !isfinite(b) || a < 0 || b < 0) {
-        char what[200];
-        snprintf(what, sizeof what, "line %ld: '%s' is not a count (column %s)", t->number, text, name);
-        die(t->path, what);
-    }
-    return a + b * waves;
 }
 
 typedef struct {

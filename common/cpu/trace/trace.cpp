@@ -261,7 +261,8 @@ void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t liv
         l.stopped = false;
     }
     /* A request is complete when every lane that has not returned has joined
-     * it; at a sync point (no lane at an access) every open request is. */
+     * it; at a sync point (no lane at an access) every open request is. Then
+     * the same block's re-reads, in the wave's own order of requests. */
     for (size_t i = 0; i < groups.size();) {
         if (at_access == 0 || (live & ~groups[i].joined) == 0) {
             count_request(groups[i]);
@@ -271,6 +272,7 @@ void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t liv
             i++;
         }
     }
+    count_block_reuse();
     if (at_access == 0) {
         for (unsigned i = 0; i < lanes; i++) reset_counts(first + i);
         if (tracer.counting_blocks) end_block_counts(first, lanes);

@@ -81,7 +81,11 @@ void trace_name(const void *pointer, const char *name);
     X(barriers, "__syncthreads passed, summed over blocks")                                         \
     X(shuffles, "shuffle wave operations, summed over waves")                                       \
     X(atomics, "atomic operations, one per lane")                                                   \
-    X(atomics_max_one_address, "the most atomics on one address in one launch")
+    X(atomics_max_one_address, "the most atomics on one address in one launch")                     \
+    X(load_segments_block_within_2k, "load segments re-read by their block within 2 KiB of its loads") \
+    X(load_segments_block_within_8k, "the same within 8 KiB (those within 2 KiB included)")         \
+    X(load_segments_block_within_32k, "the same within 32 KiB")                                     \
+    X(load_segments_block_within_128k, "the same within 128 KiB")
 
 struct hipcpu_kernel_counters {
 #define HIPCPU_COUNTER_FIELD(name, what) uint64_t name;

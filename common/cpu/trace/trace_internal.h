@@ -42,26 +42,36 @@ enum Kind : uint8_t { kLoad, kStore, kAtomic };
 const char *const kKindName[] = {"load", "store", "atomic"};
 const char *const kSpaceName[] = {"global", "shared"};
 
-struct SiteStats {
-    uint64_t requests, lanes, bytes, segments, sectors, bank_cycles, atomics;
-    uint64_t dram_requests; /* global loads: those a GPU would send to DRAM (trace_requests.cpp) */
-    uint64_t beyond[6];     /* global loads re-reading a segment after more than kReuseBytes[i] came in */
-};
-
 /* The re-read distances the tracer tells apart (trace_requests.cpp): the
  * model reads the two around its device's L2 size. */
 constexpr unsigned kReuseBuckets = 6;
 constexpr uint64_t kReuseBytes[kReuseBuckets] = {256ull << 10, 1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20, 256ull << 20};
 const char *const kReuseName[kReuseBuckets] = {"256k", "1m", "4m", "16m", "64m", "256m"};
 
+/* The same block's re-read distances (trace_requests.cpp): L1 sizes, for
+ * one block; the model scales them by the blocks a CU holds. */
+constexpr unsigned kBlockReuseBuckets = 4;
+constexpr uint64_t kBlockReuseBytes[kBlockReuseBuckets] = {2u << 10, 8u << 10, 32u << 10, 128u << 10};
+const char *const kBlockReuseName[kBlockReuseBuckets] = {"2k", "8k", "32k", "128k"};
+
+struct SiteStats {
+    uint64_t requests, lanes, bytes, segments, sectors, bank_cycles, atomics;
+    uint64_t dram_requests; /* global loads: those a GPU would send to DRAM (trace_requests.cpp) */
+    uint64_t beyond[kReuseBuckets]; /* global loads re-reading a segment after more than kReuseBytes[i] came in */
+    /* global loads: segments (not requests) their block re-read within kBlockReuseBytes[i] of its own loads */
+    uint64_t block_within[kBlockReuseBuckets];
+};
+
 /* What the tracer knows of one 64-byte segment of device memory in a launch:
  * who first touched it (the convoy test), when it was last touched (its
- * re-read distance), both 0 before its first touch (trace_requests.cpp), and
- * which of its bytes were touched (unique_bytes). One record, so that an
- * access finds all three in one cache line. */
+ * re-read distance), both 0 before its first touch (trace_requests.cpp),
+ * which of its bytes were touched (unique_bytes), and the block clock after
+ * its last load by a traced block (TraceState::block_clock). One record, so
+ * that an access finds them all together. */
 struct SegmentState {
     uint64_t first, last;
     uint64_t touched; /* a bit per byte */
+    uint64_t block_loaded;
 };
 
 struct Site {
@@ -204,6 +214,10 @@ struct TraceState {
     uint64_t block_ordinal;  /* of the running block in its launch, from 1 */
     unsigned block_phase;    /* barriers the running block has passed */
     uint64_t fresh_segments; /* segments first touched in this launch: the re-read clock */
+    /* The traced blocks' own re-read clock: 64 bytes per segment of each of
+     * their load requests, never reset; and its value when the running
+     * block began (a segment loaded since has a later stamp). */
+    uint64_t block_clock, block_clock_start;
 };
 extern TraceState tracer;
 
@@ -241,6 +255,7 @@ void block_requests_begin();
 void phase_requests_begin(bool new_block);
 void launch_requests_end();
 void count_request(const Group &g);
+void count_block_reuse(); /* after a round's requests: the same block's re-reads, in each wave's order */
 void add_to_group(unsigned wave, unsigned lane, const Access &a, size_t hint);
 void end_block_counts(unsigned first, unsigned lanes);
 void reset_counts(unsigned thread);

@@ -65,6 +65,7 @@ void write_profile() {
         fprintf(f, "kernel\tsite\tbuffer\tspace\tkind\trequests\tlanes\tbytes\tsegments\tsectors\tbank_cycles\tatomics\t"
                    "dram_requests");
         for (unsigned b = 0; b < kReuseBuckets; b++) fprintf(f, "\tbeyond_%s", kReuseName[b]);
+        for (unsigned b = 0; b < kBlockReuseBuckets; b++) fprintf(f, "\tblock_within_%s", kBlockReuseName[b]);
         fprintf(f, "\n");
         for (Site &s : tracer.sites) {
             resolve(s);
@@ -80,6 +81,7 @@ void write_profile() {
                         s.location.c_str(), s.buffer.empty() ? "?" : s.buffer.c_str(), kSpaceName[space], kKindName[s.kind], st.requests, st.lanes, st.bytes,
                         st.segments, st.sectors, st.bank_cycles, st.atomics, st.dram_requests);
                 for (unsigned b = 0; b < kReuseBuckets; b++) fprintf(f, "\t%lu", (unsigned long)st.beyond[b]);
+                for (unsigned b = 0; b < kBlockReuseBuckets; b++) fprintf(f, "\t%lu", (unsigned long)st.block_within[b]);
                 fprintf(f, "\n");
             }
         }

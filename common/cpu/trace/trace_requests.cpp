@@ -97,12 +97,15 @@ void end_block() {
 }
 
 void block_requests_begin() {
+    count_block_reuse(); /* none left, but for a request counted outside a round */
     end_block();
     tracer.block_ordinal++;
+    tracer.block_clock_start = tracer.block_clock;
     phase_requests_begin(true);
 }
 
 void launch_requests_end() {
+    count_block_reuse(); /* before the segments' records are cleared */
     end_block();
     if (tracer.kernel)
         tracer.kernel->c.uniform_launch_segments +=
@@ -144,15 +147,74 @@ void mark_touched_across(Alloc *a, uintptr_t addr, unsigned size) {
 
 /* Where a request's data comes from, by the rules above: dram (a first load
  * or a convoy), and per kReuseBytes the segments re-read from beyond it (0
- * when dram). Records who touched each segment and when. `first` holds the
- * first access's block ordinal (bits 40-63), its block's phase (28-39), its
- * wave (22-27) and its request in the wave's phase (0-21); phases and
- * requests past their fields saturate (and then never match another
- * block's). */
+ * when dram). Records who touched each segment and when; a load's segments
+ * also wait for count_block_reuse. `first` holds the first access's block
+ * ordinal (bits 40-63), its block's phase (28-39), its wave (22-27) and its
+ * request in the wave's phase (0-21); phases and requests past their fields
+ * saturate (and then never match another block's). */
 struct RequestSource {
     bool dram;
     unsigned beyond[kReuseBuckets];
 };
+
+/* ---- What L1 would keep: the same block's re-reads ------------------------------ */
+
+/* A CU's L1 sees only the blocks it runs, so a load's segment counts per
+ * kBlockReuseBytes when the same block loaded it before, within that many
+ * bytes of the block's own loads in between: 64 per segment of each of its
+ * load requests, repeats included. A first touch by the block is in none,
+ * another block's touch does not count (the model scales the distance by the
+ * blocks a CU holds), a convoy's wait does (its line is on its way into L1).
+ * Stores neither count nor move the clock: an L1 writes through, and a store
+ * is not taken to bring its line in.
+ * This is the distance since the last touch, not the LRU stack distance
+ * (distinct segments in between): never less, so a segment counted within N
+ * bytes would hit in an N-byte LRU cache of this block's loads (a lower bound
+ * of its hits). The re-reads L1 serves, a tile read again on the next trip of
+ * a loop or a neighbour's row by the next wave, have few repeats in between,
+ * and the exact distance would cost a search tree over the block's history
+ * at every segment; this costs a compare.
+ * The clock follows each wave's own order of requests (their age): a round's
+ * requests are counted in another order (trace_round_end), which would move
+ * a segment's distance by up to a round's loads. So count_request leaves each
+ * load's segments here, and count_block_reuse takes them by age once the
+ * round's requests are counted. Waves interleave a round at a time. */
+struct PendingLoad {
+    uint64_t age;
+    uint32_t site, first, n; /* its segments: pending_segments[first .. first + n) */
+};
+std::vector<PendingLoad> pending_loads;
+std::vector<SegmentState *> pending_segments;
+
+void count_block_reuse() {
+    if (pending_loads.empty()) return;
+    std::sort(pending_loads.begin(), pending_loads.end(),
+              [](const PendingLoad &x, const PendingLoad &y) { return x.age < y.age; });
+    uint64_t counted[kBlockReuseBuckets] = {};
+    for (const PendingLoad &p : pending_loads) {
+        /* Stamped with the clock after this request: the distance counts only the requests in between. */
+        const uint64_t clock = tracer.block_clock, after = clock + 64 * uint64_t(p.n);
+        uint64_t *within = tracer.sites[p.site].stats[kGlobal].block_within;
+        for (uint32_t j = p.first; j < p.first + p.n; j++) {
+            SegmentState *s = pending_segments[j];
+            if (s->block_loaded > tracer.block_clock_start) /* this block loaded it */
+                for (unsigned b = 0; b < kBlockReuseBuckets; b++) {
+                    const bool in = clock - s->block_loaded <= kBlockReuseBytes[b];
+                    within[b] += in;
+                    counted[b] += in;
+                }
+            s->block_loaded = after;
+        }
+        tracer.block_clock = after;
+    }
+    hipcpu_kernel_counters &c = tracer.kernel->c;
+    c.load_segments_block_within_2k += counted[0];
+    c.load_segments_block_within_8k += counted[1];
+    c.load_segments_block_within_32k += counted[2];
+    c.load_segments_block_within_128k += counted[3];
+    pending_loads.clear();
+    pending_segments.clear();
+}
 
 RequestSource request_source(const Group &g) {
     RequestSource src = {};
@@ -167,9 +229,12 @@ RequestSource request_source(const Group &g) {
             for (unsigned j = 0; j < n && !seen; j++) seen = units[j] == unit;
             if (!seen) { units[n] = unit; at[n++] = g.addr[i]; }
         }
+    const bool load = g.kind != kStore;
+    const size_t pending_first = pending_segments.size();
     for (unsigned j = 0; j < n; j++) {
         SegmentState *s = segment_state(units[j], at[j]);
         if (!s) continue;
+        if (load) pending_segments.push_back(s);
         if (s->first == 0) {
             s->first = me;
             s->last = ++tracer.fresh_segments;
@@ -186,7 +251,10 @@ RequestSource request_source(const Group &g) {
         for (unsigned b = 0; b < kReuseBuckets; b++) src.beyond[b] += distance > kReuseBytes[b];
         s->last = tracer.fresh_segments;
     }
-    if (src.dram || g.kind == kStore) src = RequestSource{g.kind != kStore && src.dram, {}};
+    if (load)
+        pending_loads.push_back(PendingLoad{g.age, g.site, uint32_t(pending_first),
+                                            uint32_t(pending_segments.size() - pending_first)});
+    if (src.dram || !load) src = RequestSource{load && src.dram, {}};
     return src;
 }
 

@@ -274,6 +274,41 @@ static void scale_runs(KernelStats &k, double factor) {
         k.critical_runs[g] = scaled(g < before_critical.size() ? before_critical[g] : 0, k.critical_runs[g], factor);
 }
 
+/* The same block's re-reads (block_within) come from traced blocks alone:
+ * an untraced block's lanes run one after another, with no order of
+ * requests to measure a block's distance by. Per load site, they are scaled
+ * by the site's segments, all blocks' (exact) over the traced blocks', so
+ * that their share of the site's segments is the traced blocks'; a site no
+ * traced block reached gets the launch's traced share. The kernel's counts
+ * are its sites' sums. `traced`: [site] the traced blocks' load segments in
+ * this launch; the sites' segments are every block's by now. */
+static void scale_block_within(hipcpu_kernel_counters &c, const std::vector<uint64_t> &traced) {
+    uint64_t *within[kBlockReuseBuckets] = {&c.load_segments_block_within_2k, &c.load_segments_block_within_8k,
+                                            &c.load_segments_block_within_32k, &c.load_segments_block_within_128k};
+    uint64_t launch_within[kBlockReuseBuckets] = {}, launch_segments = 0;
+    for (size_t i = 0; i < traced.size(); i++) {
+        const SiteStats &s = tracer.sites[i].stats[kGlobal];
+        const SiteStats b = i * 2 < before_sites.size() ? before_sites[i * 2] : SiteStats();
+        launch_segments += traced[i];
+        for (unsigned k = 0; k < kBlockReuseBuckets; k++) launch_within[k] += s.block_within[k] - b.block_within[k];
+    }
+    for (size_t i = 0; i < traced.size(); i++) {
+        SiteStats &s = tracer.sites[i].stats[kGlobal];
+        const SiteStats b = i * 2 < before_sites.size() ? before_sites[i * 2] : SiteStats();
+        const uint64_t all = s.segments - b.segments;
+        if (tracer.sites[i].kind != kLoad || all == traced[i]) continue; /* no untraced block's load here */
+        for (unsigned k = 0; k < kBlockReuseBuckets; k++) {
+            const uint64_t now = s.block_within[k] - b.block_within[k];
+            const uint64_t estimate =
+                traced[i] ? uint64_t(llround(double(now) * double(all) / double(traced[i])))
+                : launch_segments ? uint64_t(llround(double(all) * double(launch_within[k]) / double(launch_segments)))
+                                  : 0;
+            s.block_within[k] = b.block_within[k] + estimate;
+            *within[k] += estimate - now; /* the traced blocks' part is in already */
+        }
+    }
+}
+
 /* The launch is over (its unique bytes added, its atomics' most not yet: both
  * exact): each counter of the traced blocks scaled to the grid. */
 void sample_launch_end(uint64_t blocks) {
@@ -301,6 +336,7 @@ void sample_launch_end(uint64_t blocks) {
      * untraced blocks counted them); segments and sectors by the site's bytes. */
     uint64_t requests[2] = {}, segments[2] = {}, sectors[2] = {}, traced_loads = 0; /* this launch's, [load/store] */
     std::vector<size_t> shared_sites;
+    std::vector<uint64_t> traced_segments(tracer.sites.size()); /* [site]: its traced blocks' load segments */
     for (size_t i = 0; i < tracer.sites.size(); i++)
         for (int space = 0; space < 2; space++) {
             SiteStats &s = tracer.sites[i].stats[space];
@@ -315,6 +351,7 @@ void sample_launch_end(uint64_t blocks) {
             }
             const LightSite ls = i < light_sites.size() ? light_sites[i] : LightSite();
             if (!store) traced_loads += s.requests - b.requests;
+            if (!store) traced_segments[i] = s.segments - b.segments;
             s.requests += ls.requests;
             s.lanes += ls.lanes;
             s.bytes += ls.bytes;
@@ -358,6 +395,7 @@ void sample_launch_end(uint64_t blocks) {
     uint64_t *beyond[kReuseBuckets] = {&c.load_segments_beyond_256k, &c.load_segments_beyond_1m, &c.load_segments_beyond_4m,
                                        &c.load_segments_beyond_16m, &c.load_segments_beyond_64m, &c.load_segments_beyond_256m};
     for (unsigned k = 0; k < kReuseBuckets; k++) *beyond[k] += light_beyond[k];
+    scale_block_within(c, traced_segments);
     for (size_t i : shared_sites) {
         SiteStats &s = tracer.sites[i].stats[kShared];
         const SiteStats b = i * 2 + 1 < before_sites.size() ? before_sites[i * 2 + 1] : SiteStats();

@@ -1,0 +1,287 @@
+/* timesim: the simulation (sim.h) over a profiled run, one row per kernel
+ * and device, as TSV on standard output.
+ *
+ *   timesim --code gcn|ptx|sass CODE [--names NAMES.tsv] [--mix MIX.tsv] [--code-for DEVICE[,DEVICE...]]
+ *           DEVICES.tsv COUNTERS.tsv SITES.tsv LINES.tsv
+ *
+ * CODE: the compiled code (hipcc -S, nvcc --ptx, cuobjdump -sass). NAMES.tsv:
+ * "symbol<TAB>trace name" rows. MIX.tsv: the facts table whose
+ * waves_per_simd (or gfx906_waves_per_simd) column gives the compiler's
+ * occupancy per kernel. COUNTERS, SITES and LINES: the trace build's
+ * HIPCPU_PROFILE, _SITES and _LINES tables. Devices: those --code-for names,
+ * else every device of DEVICES.tsv. */
+#include "code.h"
+#include "sim.h"
+#include "tsv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEVICES 16
+
+static int listed(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+/* A kernel name without spaces and integer-literal suffixes ("reduce<128u>" is the launch's "reduce<128>"). */
+static void plain_name(const char *name, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *p = name; *p && n + 1 < size; p++) {
+        if (*p == ' ') continue;
+        if (strchr("uUlL", *p) && p > name && p[-1] >= '0' && p[-1] <= '9') continue;
+        out[n++] = *p;
+    }
+    out[n] = '\0';
+}
+
+static int same_kernel(const char *a, const char *b) {
+    if (strcmp(a, b) == 0) return 1;
+    char pa[256], pb[256];
+    plain_name(a, pa, sizeof pa);
+    plain_name(b, pb, sizeof pb);
+    return strcmp(pa, pb) == 0;
+}
+
+static const char *base_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int read_devices(const char *path, const char *code_for, ModelDevice *devices) {
+    Table t;
+    int n = 0;
+    open_table(&t, path);
+    while (next_row(&t)) {
+        const char *name = cell(&t, "device");
+        if (code_for && !listed(code_for, name)) continue;
+        int d = 0;
+        while (d < n && strcmp(devices[d].name, name) != 0) d++;
+        if (d == n) {
+            if (n == MAX_DEVICES) tsv_die(path, "more than 16 devices");
+            model_device_init(&devices[n++], name);
+        }
+        char *end;
+        double value = strtod(cell(&t, "value"), &end);
+        if (*end || !isfinite(value)) {
+            char what[160];
+            snprintf(what, sizeof what, "line %ld: a value that is not a number", t.number);
+            tsv_die(path, what);
+        }
+        model_device_set(&devices[d], cell(&t, "figure"), value);
+    }
+    fclose(t.f);
+    for (int d = 0; d < n; d++)
+        if (model_device_missing(&devices[d])) {
+            char what[400];
+            snprintf(what, sizeof what, "device %.32s has no figure '%.64s'", devices[d].name, model_device_missing(&devices[d]));
+            tsv_die(path, what);
+        }
+    if (n == 0) tsv_die(path, code_for ? "none of the --code-for devices" : "no devices");
+    return n;
+}
+
+typedef struct {
+    TraceKernel trace;
+    char name[256];
+    TraceSite *sites;
+    TraceLine *lines;
+    int site_cap, line_cap;
+    double waves_per_simd;
+} Kernel;
+
+static Kernel *kernels;
+static int nkernels;
+
+static Kernel *find(const char *name) {
+    for (int i = 0; i < nkernels; i++)
+        if (same_kernel(kernels[i].name, name)) return &kernels[i];
+    return NULL;
+}
+
+static void *grow(void *p, int *cap, int need, size_t size) {
+    if (need <= *cap) return p;
+    *cap = *cap ? *cap * 2 : 16;
+    if (*cap < need) *cap = need;
+    p = realloc(p, (size_t)*cap * size);
+    if (!p) tsv_die("timesim", "out of memory");
+    return p;
+}
+
+static void read_counters(const char *path) {
+    Table t;
+    int cap = 0;
+    open_table(&t, path);
+    while (next_row(&t)) {
+        kernels = grow(kernels, &cap, nkernels + 1, sizeof *kernels);
+        Kernel *k = &kernels[nkernels++];
+        memset(k, 0, sizeof *k);
+        snprintf(k->name, sizeof k->name, "%s", cell(&t, "kernel"));
+        k->trace.launches = count(&t, "launches", 0);
+        k->trace.blocks = count(&t, "blocks", 0);
+        k->trace.threads = count(&t, "threads", 0);
+        k->trace.traced_waves = count(&t, "waves", 0);
+        k->trace.traced_blocks = k->trace.blocks;
+        k->trace.atomics_max_one_address = count(&t, "atomics_max_one_address", 0);
+    }
+    fclose(t.f);
+}
+
+static void read_sites(const char *path) {
+    static const char *const beyond[MODEL_REUSE_BUCKETS] = {"beyond_256k", "beyond_1m",  "beyond_4m",
+                                                            "beyond_16m",  "beyond_64m", "beyond_256m"};
+    static const char *const within[TRACE_WITHIN_BUCKETS] = {"block_within_2k", "block_within_8k", "block_within_32k",
+                                                             "block_within_128k"};
+    Table t;
+    open_table(&t, path);
+    while (next_row(&t)) {
+        Kernel *k = find(cell(&t, "kernel"));
+        if (!k) continue;
+        k->sites = grow(k->sites, &k->site_cap, k->trace.nsites + 1, sizeof *k->sites);
+        TraceSite *s = &k->sites[k->trace.nsites++];
+        memset(s, 0, sizeof *s);
+        snprintf(s->line, sizeof s->line, "%s", base_name(cell(&t, "site")));
+        s->space = strcmp(cell(&t, "space"), "shared") == 0 ? TRACE_SHARED : TRACE_GLOBAL;
+        const char *kind = cell(&t, "kind");
+        s->kind = strcmp(kind, "load") == 0 ? TRACE_LOAD : strcmp(kind, "store") == 0 ? TRACE_STORE : TRACE_ATOMIC;
+        s->requests = count(&t, "requests", 0);
+        s->lanes = count(&t, "lanes", 0);
+        s->bytes = count(&t, "bytes", 0);
+        s->segments = count(&t, "segments", 0);
+        s->sectors = count(&t, "sectors", 0);
+        s->bank_cycles = count(&t, "bank_cycles", 0);
+        s->atomics = count(&t, "atomics", 0);
+        s->dram_requests = has_column(&t, "dram_requests") ? count(&t, "dram_requests", 0) : 0;
+        for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) s->beyond[b] = optional_count(&t, beyond[b], 0);
+        for (int b = 0; b < TRACE_WITHIN_BUCKETS; b++) s->within[b] = optional_count(&t, within[b], 0);
+        k->trace.sites = k->sites;
+    }
+    fclose(t.f);
+}
+
+static void read_lines(const char *path) {
+    Table t;
+    open_table(&t, path);
+    while (next_row(&t)) {
+        Kernel *k = find(cell(&t, "kernel"));
+        if (!k) continue;
+        k->lines = grow(k->lines, &k->line_cap, k->trace.nlines + 1, sizeof *k->lines);
+        TraceLine *l = &k->lines[k->trace.nlines++];
+        snprintf(l->line, sizeof l->line, "%s", base_name(cell(&t, "line")));
+        l->wave_runs = count(&t, "wave_runs", 0);
+        l->critical_runs = has_column(&t, "critical_runs") ? count(&t, "critical_runs", 0) : NAN;
+        k->trace.lines = k->lines;
+    }
+    fclose(t.f);
+}
+
+static void read_mix(const char *path) {
+    Table t;
+    open_table(&t, path);
+    const char *column = has_column(&t, "waves_per_simd") ? "waves_per_simd" : "gfx906_waves_per_simd";
+    while (next_row(&t)) {
+        Kernel *k = find(cell(&t, "kernel"));
+        if (k) k->waves_per_simd = count(&t, column, 0);
+    }
+    fclose(t.f);
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: timesim --code gcn|ptx|sass CODE [--names NAMES.tsv] [--mix MIX.tsv] "
+                    "[--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv SITES.tsv LINES.tsv\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    tsv_program = "timesim";
+    const char *kind = NULL, *code_path = NULL, *names = NULL, *mix = NULL, *code_for = NULL;
+    int i = 1;
+    for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (strcmp(argv[i], "--code") == 0 && i + 2 < argc) kind = argv[i + 1], code_path = argv[i + 2], i++;
+        else if (strcmp(argv[i], "--names") == 0) names = argv[i + 1];
+        else if (strcmp(argv[i], "--mix") == 0) mix = argv[i + 1];
+        else if (strcmp(argv[i], "--code-for") == 0) code_for = argv[i + 1];
+        else usage();
+    }
+    if (!kind || argc - i != 4) usage();
+    ModelDevice devices[MAX_DEVICES];
+    int ndevices = read_devices(argv[i], code_for, devices);
+    read_counters(argv[i + 1]);
+    read_sites(argv[i + 2]);
+    read_lines(argv[i + 3]);
+    if (mix) read_mix(mix);
+
+    FILE *in = fopen(code_path, "r");
+    if (!in) tsv_die(code_path, "cannot open the compiled code");
+    CodeFile code;
+    char err[512] = "";
+    int rc = strcmp(kind, "gcn") == 0   ? code_read_gcn(in, code_path, names, &code, err, sizeof err)
+             : strcmp(kind, "ptx") == 0 ? code_read_ptx(in, code_path, names, &code, err, sizeof err)
+             : strcmp(kind, "sass") == 0 ? code_read_sass(in, code_path, names, &code, err, sizeof err)
+                                        : (usage(), -1);
+    fclose(in);
+    if (rc != 0) tsv_die(code_path, err);
+    int nvidia = code.kind != CODE_KIND_GCN;
+    if (code.kind == CODE_KIND_PTX)
+        for (int c = 0; c < code.nkernels; c++) code_hoist_loads(&code.kernels[c]);
+
+    printf("kernel\tdevice\tsim_ms\tcycles_per_launch\tblocks_per_cu\tresident_blocks\tsimulated_blocks\t"
+           "waves_per_simd\tinstructions_per_wave\tissue_share");
+    for (int s = 0; s < SIM_STALL_COUNT; s++) printf("\t%s", sim_stall_names[s]);
+    printf("\tbinds\n");
+    for (int n = 0; n < nkernels; n++) {
+        Kernel *k = &kernels[n];
+        const CodeKernel *ck = NULL;
+        for (int c = 0; c < code.nkernels && !ck; c++)
+            if (same_kernel(code.kernels[c].name, k->name)) ck = &code.kernels[c];
+        if (!ck) {
+            fprintf(stderr, "timesim: %s: no compiled code for kernel '%s': it is not simulated\n", code_path, k->name);
+            continue;
+        }
+        double *runs = calloc((size_t)ck->nblocks + 1, sizeof *runs);
+        double *lead = calloc((size_t)ck->nblocks + 1, sizeof *lead);
+        SimMemory *mem = calloc((size_t)ck->ninsns + 1, sizeof *mem);
+        if (!runs || !lead || !mem) tsv_die("timesim", "out of memory");
+        code_block_runs(ck, &k->trace, runs, lead);
+        if (getenv("TIMESIM_DEBUG")) { /* the blocks, their runs per wave and their code */
+            for (int b = 0; b < ck->nblocks; b++)
+                fprintf(stderr, "block %d: %.3f runs per wave, %.3f by the first of a block\n", b, runs[b], lead[b]);
+            code_dump(ck, stderr);
+        }
+        for (int d = 0; d < ndevices; d++) {
+            SimLaunch launch = {0};
+            launch.code = ck;
+            launch.nvidia = nvidia;
+            launch.block_runs = runs;
+            launch.lead_runs = lead;
+            launch.launches = k->trace.launches;
+            launch.blocks = k->trace.blocks;
+            launch.threads = k->trace.threads;
+            int waves = (int)(k->waves_per_simd > 0 ? k->waves_per_simd : ck->waves_per_simd);
+            /* The compiler's occupancy is its own device's: another device gets its most. */
+            launch.waves_per_simd = code_for || strcmp(devices[d].name, "gfx906") == 0 ? waves : 0;
+            SimResult r;
+            sim_memory(&devices[d], ck, nvidia, &k->trace, sim_resident_blocks(&devices[d], &launch), mem);
+            launch.mem = mem;
+            if (sim_kernel(&devices[d], &launch, &r, err, sizeof err) != 0) tsv_die(code_path, err);
+            printf("%s\t%s\t%.6f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.3f", k->name, devices[d].name, r.ms,
+                   r.cycles_per_launch, r.blocks_per_cu, r.resident_blocks, r.simulated_blocks, r.waves_per_simd,
+                   r.instructions_per_wave, r.issue_share);
+            for (int s = 0; s < SIM_STALL_COUNT; s++) printf("\t%.3f", r.stall[s]);
+            printf("\t%s\n", r.binds);
+        }
+        free(runs);
+        free(lead);
+        free(mem);
+    }
+    code_free(&code);
+    return 0;
+}
