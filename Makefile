@@ -58,7 +58,7 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wpedantic $(SAN_FLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra $(SAN_FLAGS)
 LDLIBS := -lm
 HIPCCFLAGS := -O3 -std=c++17 --offload-arch=$(GPU_ARCH) -DHIP_WAVE_SIZE=$(AMD_WAVE)
-NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -Xcompiler -Wall
+NVCCFLAGS := -O3 -std=c++17 -arch=$(NV_ARCH) -lineinfo -Xcompiler -Wall# -lineinfo: each SASS instruction's source line, code unchanged
 # common/'s folders on the include path (common/include_dirs: the one list, the scripts read it too)
 COMMON_INCLUDES := $(addprefix -I,$(file < common/include_dirs))
 # Each object's own header dependencies (-MMD -MP, into OBJECT.dep beside it; read at the end),

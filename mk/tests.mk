@@ -36,7 +36,7 @@ EXECUTOR_TESTS := $(patsubst tests/%.cpp,%,$(wildcard tests/test_executor_*.cpp)
 TRACE_TESTS := $(patsubst tests/%.cpp,%,$(wildcard tests/test_trace_*.cpp))
 CPU := --no-print-directory HIP_PLATFORM=cpu
 test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
-	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) $(FRONT) \
+	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) $(TIMESIM) $(FRONT) \
 	  $(addprefix $(CPU_BUILD)/tests/,$(EXECUTOR_TESTS)) $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
 	@$(MAKE) $(CPU) WAVE=32 build $(addprefix build/cpu-wave32$(SAN_SUFFIX)/tests/,$(EXECUTOR_TESTS))
 	@$(MAKE) $(CPU) SANITIZE=address,undefined build/cpu-san/broken_kernel

@@ -108,6 +108,25 @@ HIP
     awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == "train_step" { exit !($col["blocks"] == 132) }' "$seven.w32.tsv"
 }
 
+@test "simulation: every kernel of chapter 01 on every device, its time split by what held the waves, and per source line" {
+    local p
+    p=$(profile 01 1024)
+    # the same kernels and devices as the terms' model, each with a time
+    diff <(awk -F'\t' 'NR > 1 { print $1, $2 }' "$p.model.tsv" | sort) <(awk -F'\t' 'NR > 1 { print $1, $2 }' "$p.sim.tsv" | sort)
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { s = 0; for (i = col["issue"]; i <= col["other"]; i++) s += $i
+          if (!($col["sim_ms"] > 0) || s < 0.99 || s > 1.01) { print "bad row: " $0; bad = 1 } }
+        END { exit bad }' "$p.sim.tsv"
+    # each kernel's lines share all of its simulated cycles
+    awk -F'\t' 'NR > 1 { s[$1 " " $2] += $4 } END { for (k in s) if (s[k] < 0.99 || s[k] > 1.01) { print k, s[k]; bad = 1 } exit bad }' \
+        "$p.sim-lines.tsv"
+    # the gradient waits on its loads, on both kinds of device; its loop's line is where
+    grep -P '^gradient\tgfx906\t.*\twaiting for global memory' "$p.sim.tsv"
+    grep -P '^gradient\th200\t.*\twaiting for global memory' "$p.sim.tsv"
+    awk -F'\t' '$1 == "gradient" && $2 == "h200" && $4 > best { best = $4; line = $3 } END { print line; exit !(line ~ /train.hip:9[78]$/) }' \
+        "$p.sim-lines.tsv"
+}
+
 @test "model: chapter 01 is bound by the gradient's dependent loads; its loss sum has no atomic and costs under 10%" {
     local p
     p=$(profile 01 1024)

@@ -373,12 +373,104 @@ static void test_loads_hoisted_in_ptx(void **state) {
     code_free(&f);
 }
 
+/* A long loop is sampled, not walked trip by trip, when one round of blocks
+ * would pass the instruction budget: 2,000 trips of a dependent FFMA and its
+ * branch on one warp (2,000 x 4 cycles: the branch issues while the FFMA's
+ * result is on its way) come out within 2% of the walk of every trip when
+ * only a tenth of them is simulated. */
+static void test_long_loops_are_sampled(void **state) {
+    (void)state;
+    ModelDevice d = round_device(1);
+    double cycles[2];
+    for (int budget = 0; budget < 2; budget++) {
+        CodeFile f;
+        code_init(&f, CODE_KIND_SASS, "round");
+        CodeKernel *k = code_add_kernel(&f, "long");
+        code_add_label(k, "loop");
+        CodeInsn fma = insn("FFMA", CODE_PIPE_VALU, CODE_MEM_NONE, 0);
+        regs(&fma, 1, 1, 2);
+        code_add_insn(k, &fma, NULL);
+        CodeInsn back = insn("BRA", CODE_PIPE_BRANCH, CODE_MEM_NONE, 0);
+        back.conditional = 1;
+        code_add_insn(k, &back, "loop");
+        CodeInsn exit_insn = insn("EXIT", CODE_PIPE_BRANCH, CODE_MEM_NONE, 0);
+        code_add_insn(k, &exit_insn, NULL);
+        char err[128];
+        assert_int_equal(code_finish(&f, err, sizeof err), 0);
+        double runs[2] = {2000, 1};
+        SimLaunch launch;
+        memset(&launch, 0, sizeof launch);
+        launch.code = &f.kernels[0];
+        launch.nvidia = 1;
+        launch.block_runs = runs;
+        launch.launches = 1;
+        launch.blocks = 1;
+        launch.threads = 32;
+        launch.instruction_budget = budget ? 400 : 0;
+        SimResult r;
+        assert_int_equal(sim_kernel(&d, &launch, &r, err, sizeof err), 0);
+        cycles[budget] = r.cycles_per_launch;
+        if (budget) assert_true(r.loop_share < 0.15);
+        code_free(&f);
+    }
+    assert_true(cycles[0] > 2000 * 3.9 && cycles[0] < 2000 * 4.1);
+    assert_true(fabs(cycles[1] / cycles[0] - 1) < 0.02);
+}
+
+/* An unrolled loop and its remainder share their line's runs: 10 runs a wave
+ * of a line compiled 4 times into the main loop and once into the remainder
+ * are 2 trips of the first and 2 of the second (not 2 each of 10 / 5). */
+static void test_unrolled_loop_and_its_remainder(void **state) {
+    (void)state;
+    CodeFile f;
+    code_init(&f, CODE_KIND_PTX, "round");
+    CodeKernel *k = code_add_kernel(&f, "unrolled");
+    int line = code_line(k, "u.hip:7");
+    code_add_label(k, "main");
+    for (int i = 0; i < 4; i++) {
+        CodeInsn load = insn("ld.global.f32", CODE_PIPE_VMEM, CODE_MEM_GLOBAL_LOAD, 4);
+        load.line = line;
+        code_add_insn(k, &load, NULL);
+    }
+    CodeInsn back = insn("bra", CODE_PIPE_BRANCH, CODE_MEM_NONE, 0);
+    back.conditional = 1;
+    code_add_insn(k, &back, "main");
+    code_add_label(k, "rest");
+    CodeInsn load = insn("ld.global.f32", CODE_PIPE_VMEM, CODE_MEM_GLOBAL_LOAD, 4);
+    load.line = line;
+    code_add_insn(k, &load, NULL);
+    code_add_insn(k, &back, "rest");
+    CodeInsn ret = insn("ret", CODE_PIPE_BRANCH, CODE_MEM_NONE, 0);
+    code_add_insn(k, &ret, NULL);
+    char err[128];
+    assert_int_equal(code_finish(&f, err, sizeof err), 0);
+    TraceSite site;
+    memset(&site, 0, sizeof site);
+    snprintf(site.line, sizeof site.line, "u.hip:7");
+    site.space = TRACE_GLOBAL;
+    site.kind = TRACE_LOAD;
+    site.requests = 10 * 4; /* 4 waves */
+    site.lanes = site.requests * 32;
+    site.bytes = site.lanes * 4;
+    TraceKernel t;
+    memset(&t, 0, sizeof t);
+    t.sites = &site;
+    t.nsites = 1;
+    t.traced_waves = 4;
+    t.traced_blocks = 1;
+    double runs[3];
+    code_block_runs(&f.kernels[0], &t, runs, NULL);
+    assert_true(fabs(runs[0] - 2) < 1e-9 && fabs(runs[1] - 2) < 1e-9);
+    code_free(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guarded_staging_load_waits), cmocka_unit_test(test_dependent_issue_on_nvidia),
         cmocka_unit_test(test_barrier_phases_add),         cmocka_unit_test(test_loads_in_flight),
         cmocka_unit_test(test_reuse_distance_sets_the_level), cmocka_unit_test(test_walk_follows_the_counts),
-        cmocka_unit_test(test_loads_hoisted_in_ptx),
+        cmocka_unit_test(test_loads_hoisted_in_ptx),   cmocka_unit_test(test_long_loops_are_sampled),
+        cmocka_unit_test(test_unrolled_loop_and_its_remainder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -221,6 +221,21 @@ NCU_METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__da
 NCU_METRICS+=,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum
 NCU_METRICS+=,dram__bytes_read.sum,dram__bytes_write.sum,sm__warps_active.avg.pct_of_peak_sustained_active
 export NCU_METRICS
+# save_sass BINARY PREFIX: its machine code, PREFIX.txt (cuobjdump -sass) and, where nvdisasm is,
+# PREFIX-lines.txt: the same with the source line of each instruction (the builds' -lineinfo), which
+# the time model's SASS reader anchors to the trace's counts (common/cpu/model/code_sass.c).
+save_sass() {
+    command -v cuobjdump >/dev/null || return 0
+    cuobjdump -sass "$1" >"$2.txt" || true
+    command -v nvdisasm >/dev/null || return 0
+    local cubins cubin
+    cubins=$(mktemp -d)
+    (cd "$cubins" && cuobjdump -xelf all "$1" >/dev/null 2>&1) || true
+    for cubin in "$cubins"/*.cubin; do
+        [ -f "$cubin" ] && nvdisasm -g -c "$cubin" >>"$2-lines.txt" 2>/dev/null || true
+    done
+    rm -rf "$cubins"
+}
 do_ncu() {
     local chapter
     for chapter in $LINEAR; do
@@ -228,7 +243,7 @@ do_ncu() {
         ncu --csv --page details --clock-control none --metrics "$NCU_METRICS" "$build/$chapter" "$dataset" 2 \
             ${limit:+--train-limit "$limit"} --quiet >"$work/raw/ncu-$chapter.csv"
         awk -v chapter="$chapter" -f common/scripts/ncu_table.awk "$work/raw/ncu-$chapter.csv" >>"$work/ncu.tsv"
-        ! command -v cuobjdump >/dev/null || cuobjdump -sass "$build/$chapter" >"$work/raw/sass-$chapter.txt" || true
+        save_sass "$build/$chapter" "$work/raw/sass-$chapter"
     done
     awk 'NR == 1 || $1 != "chapter"' "$work/ncu.tsv" >"$out/ncu.tsv"
     note_line "$(($(wc -l <"$out/ncu.tsv") - 1)) kernels measured by Nsight Compute"
@@ -260,7 +275,7 @@ do_validation() {
         print $h["file"], $h["wave"] }' common/cpu/model/validation/kernels.tsv)
     mkdir -p "$build/validation"
     echo "$programs" | cut -d' ' -f1 | sed 's/\.hip$//' | xargs -P "$(nproc)" -I{} sh -c \
-        'nvcc -O3 -std=c++17 -arch="${NV_ARCH:-sm_90}" -x cu -Icommon/gpu/nvidia -Icommon common/cpu/model/validation/{}.hip \
+        'nvcc -O3 -std=c++17 -arch="${NV_ARCH:-sm_90}" -lineinfo -x cu -Icommon/gpu/nvidia -Icommon common/cpu/model/validation/{}.hip \
             -o "$0/validation/{}" >"$1/raw/nvcc-{}.log" 2>&1 || cat "$1/raw/nvcc-{}.log"' "$build" "$work"
     printf 'file\tkernel\tlaunches\tms\n' >"$out/validation.tsv"
     while read -r name wave; do
@@ -283,7 +298,7 @@ do_validation() {
             echo "ncu: $name failed (its output: raw/ncu-validation-$name.csv)"
             failed=$((failed + 1))
         fi
-        ! command -v cuobjdump >/dev/null || cuobjdump -sass "$build/validation/$name" >"$work/raw/sass-validation-$name.txt" || true
+        save_sass "$build/validation/$name" "$work/raw/sass-validation-$name"
     done <<<"$programs"
     note_line "$(($(wc -l <"$out/validation.tsv") - 1)) validation kernels timed by Nsight Compute; $checked programs checked by --small --check; $failed failures to build, check or time (the log names them)"
     [ "$failed" -eq 0 ]

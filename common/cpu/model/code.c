@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "code.h"
 
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,6 +295,34 @@ int code_trace_name(const char *names, const char *symbol, char *out, size_t siz
     }
     fclose(f);
     return found;
+}
+
+int code_error(char *err, size_t err_size, const char *path, long line, const char *format, ...) {
+    char message[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    if (err && err_size) snprintf(err, err_size, "%s:%ld: %s", path, line, message);
+    return -1;
+}
+
+int code_read_line(FILE *in, char *text, int limit, long *lineno, char *err, size_t err_size, const char *path) {
+    if (!fgets(text, limit, in)) return 0;
+    (*lineno)++;
+    size_t n = strlen(text);
+    if (n && text[n - 1] == '\n')
+        text[--n] = '\0';
+    else if (n == (size_t)limit - 1 && getc(in) != EOF)
+        return code_error(err, err_size, path, *lineno, "a line longer than %d characters", limit - 2);
+    return 1;
+}
+
+char *code_trim(char *s) {
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    return s;
 }
 
 const char *code_pipe_name(int pipe) {

@@ -138,6 +138,14 @@ void code_hoist_loads(CodeKernel *kernel);
  * the name in out, or 0 and the symbol itself in out. */
 int code_trace_name(const char *names, const char *symbol, char *out, size_t size);
 
+/* For the readers: "path:line: message" in err, and -1. */
+int code_error(char *err, size_t err_size, const char *path, long line, const char *format, ...);
+/* The next line of in into text (limit bytes, newline dropped): 1, 0 at the
+ * end, -1 with err set for a line longer than limit - 2 characters. */
+int code_read_line(FILE *in, char *text, int limit, long *lineno, char *err, size_t err_size, const char *path);
+/* s without the white space around it. */
+char *code_trim(char *s);
+
 const char *code_pipe_name(int pipe);
 const char *code_mem_name(int mem);
 /* One line per instruction, for tests and for reading: block, pipe, memory, op, waits, line. */

@@ -61,6 +61,54 @@ static double compiled_bytes(const CodeKernel *k, const char *line, int space) {
     return bytes;
 }
 
+static int same_space(const CodeInsn *in, int space) {
+    return (space == TRACE_SHARED && is_lds(in->mem)) || (space == TRACE_GLOBAL && is_global_access(in->mem));
+}
+
+/* The runs of loop `header` by line l's count: compilers unroll a loop and add a remainder loop
+ * (and may peel copies out of it), so the line's compiled copies sit in several loops. The
+ * line's runs per wave are dealt to them, the loop with the most copies a trip first, each
+ * taking whole trips (the unrolled loop runs floor(n / 4) trips, its remainder what is left):
+ * the copies outside loops once per wave. */
+static double loop_runs(const CodeKernel *k, const TraceKernel *t, int header, const char *l, int space, LineSites s) {
+    enum { MOST_LOOPS = 64 };
+    int heads[MOST_LOOPS], nloops = 0;
+    double copies[MOST_LOOPS], outside = 0, per_run = s.bytes / s.lanes;
+    for (int b = 0; b < k->nblocks; b++) {
+        const CodeBlock *blk = &k->blocks[b];
+        for (int i = blk->first; i < blk->first + blk->count; i++) {
+            const CodeInsn *in = &k->insns[i];
+            const char *m = line_of(k, in);
+            if (!m || strcmp(m, l) != 0 || !same_space(in, space)) continue;
+            double c = in->bytes / per_run;
+            if (blk->loop_depth == 0) {
+                outside += c;
+                continue;
+            }
+            int x = 0;
+            while (x < nloops && heads[x] != blk->loop_header) x++;
+            if (x == nloops) {
+                if (nloops == MOST_LOOPS) continue;
+                heads[nloops] = blk->loop_header, copies[nloops++] = 0;
+            }
+            copies[x] += c;
+        }
+    }
+    double waves = t->traced_waves > 0 ? t->traced_waves : 1;
+    double n = fmax(0, s.runs / waves - outside); /* the line's runs per wave left for its loops */
+    for (int dealt = 0; dealt < nloops; dealt++) {
+        int most = -1;
+        for (int x = 0; x < nloops; x++)
+            if (copies[x] > 0 && (most < 0 || copies[x] > copies[most])) most = x;
+        if (most < 0) break;
+        double trips = dealt == nloops - 1 ? n / copies[most] : floor(n / copies[most]);
+        if (heads[most] == header) return trips * waves;
+        n -= trips * copies[most];
+        copies[most] = 0;
+    }
+    return 0;
+}
+
 /* Runs of block b's most frequent anchor; -1: none. Its line in *line if line is not NULL. */
 static double anchor_runs(const CodeKernel *k, const TraceKernel *t, int b, const char **line) {
     const CodeBlock *blk = &k->blocks[b];
@@ -71,11 +119,9 @@ static double anchor_runs(const CodeKernel *k, const TraceKernel *t, int b, cons
         int space = is_lds(in->mem) ? TRACE_SHARED : is_global_access(in->mem) ? TRACE_GLOBAL : -1;
         if (!l || space < 0) continue;
         LineSites s = line_sites(t, l, space);
-        double compiled = compiled_bytes(k, l, space);
-        if (s.lanes <= 0 || s.bytes <= 0 || compiled <= 0) continue;
-        double copies = compiled / (s.bytes / s.lanes);
-        if (copies < 1) copies = 1;
-        double runs = s.runs / copies;
+        if (s.lanes <= 0 || s.bytes <= 0 || compiled_bytes(k, l, space) <= 0) continue;
+        double runs = blk->loop_depth > 0 ? loop_runs(k, t, blk->loop_header, l, space, s)
+                                          : s.runs / fmax(1, compiled_bytes(k, l, space) / (s.bytes / s.lanes));
         if (runs > best) {
             best = runs;
             if (line) *line = l;
@@ -200,6 +246,14 @@ void sim_memory(const ModelDevice *d, const CodeKernel *k, int nvidia, const Tra
         memset(m, 0, sizeof *m);
         if (in->mem == CODE_MEM_NONE) continue;
         m->units = ceil(in->bytes * d->wave_size / d->segment_bytes);
+        if (in->mem == CODE_MEM_SCRATCH_LOAD || in->mem == CODE_MEM_SCRATCH_STORE) {
+            /* Spills: every resident lane's scratch at once is the working set; what the L2 cannot hold goes to DRAM. */
+            double waves_per_block = t->blocks > 0 ? ceil(t->threads / t->blocks / d->wave_size) : 1;
+            double set = k->scratch_lane_bytes * d->wave_size * waves_per_block * resident_blocks * d->compute_units;
+            m->dram = set > d->l2_bytes ? 1 - d->l2_bytes / set : 0;
+            m->traced = 1;
+            continue;
+        }
         const char *l = line_of(k, in);
         if (!l) continue;
         int space = (in->mem == CODE_MEM_LDS_LOAD || in->mem == CODE_MEM_LDS_STORE || in->mem == CODE_MEM_LDS_ATOMIC)

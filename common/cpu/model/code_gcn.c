@@ -39,16 +39,8 @@ typedef struct {
     char far_label[48]; /* a long branch's target, from its s_add_u32 (label-.Lpost_getpcN) */
 } Reader;
 
-static int fail(Reader *r, const char *fmt, ...) {
-    int n = snprintf(r->err, r->err_size, "%s:%d: ", r->path, r->lineno);
-    if (n >= 0 && (size_t)n < r->err_size) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(r->err + n, r->err_size - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+/* An error naming the input and its line. */
+#define fail(r, ...) code_error((r)->err, (r)->err_size, (r)->path, (r)->lineno, __VA_ARGS__)
 
 static void *must(void *p) {
     if (!p) {

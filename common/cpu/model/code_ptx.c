@@ -51,15 +51,8 @@ typedef struct {
     int nfiles, file_cap;
 } Reader;
 
-static int fail_at(Reader *r, long lineno, const char *format, ...) {
-    char message[512];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    if (r->err && r->err_size) snprintf(r->err, r->err_size, "%s:%ld: %s", r->path, lineno, message);
-    return -1;
-}
+/* An error naming the input and its line. */
+#define fail_at(r, lineno, ...) code_error((r)->err, (r)->err_size, (r)->path, (lineno), __VA_ARGS__)
 
 static void *grow(void *array, int *cap, int need, size_t item) {
     if (need <= *cap) return array;
@@ -70,29 +63,13 @@ static void *grow(void *array, int *cap, int need, size_t item) {
     return p;
 }
 
-static char *trim(char *s) {
-    while (isspace((unsigned char)*s)) s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
-    return s;
-}
-
 static int starts_word(const char *text, const char *word) { /* ".loc 1 2" starts with ".loc" */
     size_t n = strlen(word);
     return strncmp(text, word, n) == 0 && (text[n] == '\0' || isspace((unsigned char)text[n]));
 }
 
 /* The next line into r->text: 1, 0 at the end, -1 for a line too long to hold. */
-static int read_line(Reader *r) {
-    if (!fgets(r->text, LINE_LIMIT, r->in)) return 0;
-    r->lineno++;
-    size_t n = strlen(r->text);
-    if (n && r->text[n - 1] == '\n')
-        r->text[--n] = '\0';
-    else if (n == LINE_LIMIT - 1 && getc(r->in) != EOF)
-        return fail_at(r, r->lineno, "a line longer than %d characters", LINE_LIMIT - 2);
-    return 1;
-}
+static int read_line(Reader *r) { return code_read_line(r->in, r->text, LINE_LIMIT, &r->lineno, r->err, r->err_size, r->path); }
 
 static int is_ident_char(int c) { return isalnum(c) || c == '_' || c == '$'; }
 
@@ -174,7 +151,7 @@ static int add_registers(Reader *r, const char *text, size_t len, int *list, uns
 static int declare_registers(Reader *r, char *text) {
     int predicate = strstr(text, ".pred") != NULL;
     char *names = text + 4;
-    while (*(names = trim(names)) == '.') names += strcspn(names, " \t");
+    while (*(names = code_trim(names)) == '.') names += strcspn(names, " \t");
     for (char *name = strtok(names, ",; \t"); name; name = strtok(NULL, ",; \t")) {
         int id;
         if (name[0] != '%' && !strchr(name, '<') && register_number(r, name, 1, predicate, &id) != 0) return -1;
@@ -303,7 +280,7 @@ static SourceFile *source_file(Reader *r, int number) {
 /* One instruction: "[@%p | @!%p] opcode.modifiers operands;". */
 static int read_instruction(Reader *r, char *text, long lineno) {
     char *end = strchr(text, ';');
-    if (*trim(end + 1)) return fail_at(r, lineno, "more than one statement on a line");
+    if (*code_trim(end + 1)) return fail_at(r, lineno, "more than one statement on a line");
     *end = '\0';
     CodeInsn insn;
     code_insn_clear(&insn);
@@ -314,7 +291,7 @@ static int read_instruction(Reader *r, char *text, long lineno) {
         if (n == 0 || n >= sizeof guard) return fail_at(r, lineno, "a malformed guard");
         memcpy(guard, text, n);
         guard[n] = '\0';
-        text = trim(text + n);
+        text = code_trim(text + n);
         insn.guarded = 1;
     }
     char opcode[OPCODE_LIMIT];
@@ -326,7 +303,7 @@ static int read_instruction(Reader *r, char *text, long lineno) {
     size_t shown = op_len < sizeof insn.op ? op_len : sizeof insn.op - 1; /* a long mnemonic shows its start */
     memcpy(insn.op, opcode, shown);
     insn.op[shown] = '\0';
-    char *operands = trim(text + op_len);
+    char *operands = code_trim(text + op_len);
 
     OpParts o = {.n = 0};
     for (char *part = strtok(opcode, "."); part && o.n < MAX_PARTS; part = strtok(NULL, ".")) o.part[o.n++] = part;
@@ -468,7 +445,7 @@ static int read_kernel_line(Reader *r, char *text) {
             return fail_at(r, r->lineno, "label %.60s: longer than %d characters", text, LABEL_LIMIT - 1);
         text[n] = '\0';
         code_add_label(r->kernel, text);
-        text = trim(text + n + 1);
+        text = code_trim(text + n + 1);
         if (!*text) return 0;
     }
     if (strchr(text, ';')) return read_instruction(r, text, r->lineno);
@@ -478,11 +455,11 @@ static int read_kernel_line(Reader *r, char *text) {
 }
 
 static int read_ptx_line(Reader *r) {
-    char *text = trim(r->text);
+    char *text = code_trim(r->text);
     if (!starts_word(text, ".file")) { /* a path may hold "//" */
         char *comment = strstr(text, "//");
         if (comment) *comment = '\0';
-        text = trim(text);
+        text = code_trim(text);
     }
     if (!*text) return 0;
     size_t len = strlen(text);
@@ -507,7 +484,7 @@ static int read_ptx_line(Reader *r) {
         break;
     }
     if (starts_word(text, ".target") && !r->out->arch[0]) {
-        const char *arch = trim(text + 7);
+        const char *arch = code_trim(text + 7);
         size_t n = strcspn(arch, " \t,");
         if (n >= sizeof r->out->arch) return fail_at(r, r->lineno, "a .target too long: %.40s", arch);
         memcpy(r->out->arch, arch, n);

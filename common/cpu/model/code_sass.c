@@ -38,36 +38,11 @@ typedef struct {
     int nlines, line_cap;
 } Reader;
 
-static int fail_at(Reader *r, long lineno, const char *format, ...) {
-    char message[512];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    if (r->err && r->err_size) snprintf(r->err, r->err_size, "%s:%ld: %s", r->path, lineno, message);
-    return -1;
-}
-
-static char *trim(char *s) {
-    while (isspace((unsigned char)*s)) s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
-    return s;
-}
+/* An error naming the input and its line. */
+#define fail_at(r, lineno, ...) code_error((r)->err, (r)->err_size, (r)->path, (lineno), __VA_ARGS__)
 
 /* The next line into r->text: 1, 0 at the end, -1 for a line too long to hold. */
-static int read_line(Reader *r) {
-    if (!fgets(r->text, LINE_LIMIT, r->in)) return 0;
-    r->lineno++;
-    size_t n = strlen(r->text);
-    if (n && r->text[n - 1] == '\n')
-        r->text[--n] = '\0';
-    else if (n == LINE_LIMIT - 1) {
-        int c = getc(r->in);
-        if (c != EOF) return fail_at(r, r->lineno, "a line longer than %d characters", LINE_LIMIT - 2);
-    }
-    return 1;
-}
+static int read_line(Reader *r) { return code_read_line(r->in, r->text, LINE_LIMIT, &r->lineno, r->err, r->err_size, r->path); }
 
 static int starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
@@ -150,7 +125,7 @@ static int classify(const char *op, CodeInsn *insn) {
 /* Splits operands at commas outside [] into at most MAX_OPERANDS pieces. */
 static int split_operands(char *text, char **pieces) {
     int n = 0, nesting = 0;
-    if (!*trim(text)) return 0;
+    if (!*code_trim(text)) return 0;
     pieces[n++] = text;
     for (char *c = text; *c; c++) {
         if (*c == '[')
@@ -162,7 +137,7 @@ static int split_operands(char *text, char **pieces) {
             pieces[n++] = c + 1;
         }
     }
-    for (int i = 0; i < n; i++) pieces[i] = trim(pieces[i]);
+    for (int i = 0; i < n; i++) pieces[i] = code_trim(pieces[i]);
     return n;
 }
 
@@ -315,10 +290,10 @@ static int read_instruction(Reader *r, char *text) {
     long address = strtol(text + 2, &end_address, 16);
     if (!close || end_address != close || address < 0) return fail_at(r, r->lineno, "a malformed address: %.40s", text);
     if (!r->symbol[0]) return fail_at(r, r->lineno, "an instruction outside any Function");
-    char *body = trim(close + 2);
+    char *body = code_trim(close + 2);
     char *comment = strstr(body, "/*"); /* cuobjdump's encoding, where it is printed */
     if (comment) *comment = '\0';
-    body = trim(body);
+    body = code_trim(body);
     size_t len = strlen(body);
     if (!len || body[len - 1] != ';') return fail_at(r, r->lineno, "an instruction without its ';': %.60s", body);
     body[len - 1] = '\0';
@@ -333,14 +308,14 @@ static int read_instruction(Reader *r, char *text) {
         memcpy(line.guard_reg, body, n);
         line.guard_reg[n] = '\0';
         if (strcmp(line.guard_reg, "PT") == 0 && line.guard == 1) line.guard = 0; /* always true */
-        body = trim(body + n);
+        body = code_trim(body + n);
     }
     size_t n = strcspn(body, " \t");
     if (n == 0) return fail_at(r, r->lineno, "a guard without an instruction");
     if (n >= sizeof line.opcode) return fail_at(r, r->lineno, "an opcode longer than %d characters", OPCODE_LIMIT - 1);
     memcpy(line.opcode, body, n);
     line.opcode[n] = '\0';
-    char *operands = trim(body + n);
+    char *operands = code_trim(body + n);
     /* A branch's last operand is its target. BSSY's address is a reconvergence point, not a jump; a call's
      * is its subroutine's, which returns: the call falls through and the subroutine is no edge of the graph. */
     if (base_is(line.opcode, "BRA")) {
@@ -350,7 +325,7 @@ static int read_instruction(Reader *r, char *text) {
         char *after;
         if (starts_with(last, "0x")) {
             line.target = strtol(last, &after, 16);
-            if (*trim(after)) line.target = NO_TARGET;
+            if (*code_trim(after)) line.target = NO_TARGET;
         }
     }
     line.operands = malloc(strlen(operands) + 1);
@@ -435,12 +410,12 @@ static int finish_kernel(Reader *r) {
 }
 
 static int read_sass_line(Reader *r) {
-    char *text = trim(r->text);
+    char *text = code_trim(r->text);
     if (starts_with(text, "/*") && isxdigit((unsigned char)text[2])) return read_instruction(r, text);
     if (starts_with(text, "/*")) return 0; /* an encoding line: 0x000fe2... in a comment */
     if (starts_with(text, "Function :") || starts_with(text, "Function:")) {
         if (finish_kernel(r) != 0) return -1;
-        const char *symbol = trim(strchr(text, ':') + 1);
+        const char *symbol = code_trim(strchr(text, ':') + 1);
         size_t len = strcspn(symbol, " \t");
         if (len == 0) return fail_at(r, r->lineno, "a Function without a symbol");
         if (len >= sizeof r->symbol)
@@ -452,7 +427,7 @@ static int read_sass_line(Reader *r) {
     }
     if (starts_with(text, ".....")) return finish_kernel(r);
     if (starts_with(text, "arch =")) {
-        const char *arch = trim(text + 6);
+        const char *arch = code_trim(text + 6);
         if (strlen(arch) >= sizeof r->arch) return fail_at(r, r->lineno, "an arch too long: %.40s", arch);
         strcpy(r->arch, arch);
     }

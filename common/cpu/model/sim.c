@@ -36,6 +36,7 @@ typedef struct {
     double next_issue;        /* no earlier, by its own issue cadence */
     double last_issue;        /* when it last issued (or arrived) */
     double memory_done;       /* when the last of its memory instructions is done (stores too) */
+    int barrier_pc;           /* the barrier it waits at */
     double ready;             /* cached earliest issue of its next instruction; INFINITY at a barrier */
     int ready_reason;         /* SIM_* of the constraint that set ready */
     InFlight counter[CODE_WAIT_COUNTERS];
@@ -58,6 +59,7 @@ typedef struct {
     const CodeKernel *k;
     int nvidia, simds, wave_size;
     int walk_trace;           /* TIMESIM_WALK set: wave 0's blocks on stderr */
+    double loop_share;        /* of each loop's trips, those simulated (1: all) */
     double unit_cycles[UNIT_COUNT];
     int unit_of_pipe[CODE_PIPE_COUNT];
     double cadence, dispatch, valu_latency, trans_latency;
@@ -111,8 +113,10 @@ static void wave_start(Sim *s, Wave *w, int block_slot, int simd, int first_of_b
     long total = 0;
     int per_block = s->waves_per_block;
     for (int b = 0; b < k->nblocks; b++) {
-        double average = s->L->block_runs[b];
-        double lead = s->L->lead_runs ? s->L->lead_runs[b] : average;
+        /* Loops run a share of their trips when one round of blocks would take more than the budget. */
+        double scale = k->blocks[b].loop_depth > 0 ? s->loop_share : 1;
+        double average = s->L->block_runs[b] * scale;
+        double lead = (s->L->lead_runs ? s->L->lead_runs[b] : s->L->block_runs[b]) * scale;
         if (per_block < 2 || !(lead > average)) {
             w->remaining[b] = runs_for_wave(average, s->wave_counter);
         } else if (first_of_block) { /* the block's busiest wave: thread 0's loop */
@@ -264,8 +268,8 @@ static double memory_done(Sim *s, const CodeInsn *in, const SimMemory *m, double
     double bytes = units * s->unit_bytes;
     int store = in->mem == CODE_MEM_GLOBAL_STORE || in->mem == CODE_MEM_SCRATCH_STORE;
     int atomic = in->mem == CODE_MEM_GLOBAL_ATOMIC;
-    double l1 = store || atomic ? 0 : m->l1, dram = store ? 1 : m->dram;
-    if (in->mem == CODE_MEM_SCRATCH_LOAD || in->mem == CODE_MEM_SCRATCH_STORE) dram = 0;
+    int scratch = in->mem == CODE_MEM_SCRATCH_LOAD || in->mem == CODE_MEM_SCRATCH_STORE;
+    double l1 = store || atomic || scratch ? 0 : m->l1, dram = store && !scratch ? 1 : m->dram;
     double l2 = fmax(0, 1 - l1 - dram);
     double latency = atomic ? d->atomic_latency_cycles : l1 * s->l1_lat + l2 * s->l2_lat + dram * s->dram_lat;
     double start_l1 = fmax(t, s->l1_free);
@@ -299,6 +303,7 @@ static void release_barrier(Sim *s, BlockSlot *slot) {
         if (!w->alive || !w->at_barrier) continue;
         w->at_barrier = 0;
         w->stall[SIM_barrier] += release - w->last_issue;
+        if (s->L->insn_cycles) s->L->insn_cycles[(size_t)w->barrier_pc * SIM_STALL_COUNT + SIM_barrier] += release - w->last_issue;
         w->last_issue = release;
         if (w->next_issue < release) w->next_issue = release;
         wave_ready(s, w);
@@ -307,8 +312,9 @@ static void release_barrier(Sim *s, BlockSlot *slot) {
     slot->barrier_last = 0;
 }
 
-static void wave_arrive(Sim *s, Wave *w, double t) {
+static void wave_arrive(Sim *s, Wave *w, double t, int pc) {
     BlockSlot *slot = &s->slots[w->block];
+    w->barrier_pc = pc;
     w->at_barrier = 1;
     w->ready = INFINITY;
     slot->waves_at_barrier++;
@@ -323,8 +329,14 @@ static void issue(Sim *s, Wave *w, double t, double *stall_sum) {
     /* Where the time since its last issue went. */
     double gap = t - w->last_issue;
     double own = fmin(gap, s->cadence);
+    int reason = w->ready_reason == SIM_issue ? SIM_other : w->ready_reason;
     w->stall[SIM_issue] += own;
-    if (gap > own) w->stall[w->ready_reason == SIM_issue ? SIM_other : w->ready_reason] += gap - own;
+    if (gap > own) w->stall[reason] += gap - own;
+    if (s->L->insn_cycles) { /* the source view: each instruction's share, as Nsight Compute charges a stall */
+        double *at = &s->L->insn_cycles[(size_t)w->pc * SIM_STALL_COUNT];
+        at[SIM_issue] += own;
+        if (gap > own) at[reason] += gap - own;
+    }
     w->last_issue = t;
     w->next_issue = t + s->cadence;
     double *free = s->simd_free[w->simd];
@@ -359,6 +371,7 @@ static void issue(Sim *s, Wave *w, double t, double *stall_sum) {
     /* Move on: the next instruction, or the next block by the walk. */
     int at_end = w->pc == k->blocks[w->cur].first + k->blocks[w->cur].count - 1;
     int barrier = in->pipe == CODE_PIPE_BARRIER;
+    int issued_pc = w->pc;
     if (!at_end) {
         w->pc++;
     } else {
@@ -380,7 +393,7 @@ static void issue(Sim *s, Wave *w, double t, double *stall_sum) {
         w->remaining[next]--;
         w->pc = k->blocks[next].first;
     }
-    if (barrier) wave_arrive(s, w, t);
+    if (barrier) wave_arrive(s, w, t, issued_pc);
     else wave_ready(s, w);
 }
 
@@ -513,6 +526,15 @@ int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *e
     double stall_sum[SIM_STALL_COUNT] = {0};
     double waves_resident_cycles = 0;
     long budget = L->instruction_budget > 0 ? L->instruction_budget : 4000000;
+    /* One round of resident blocks must fit the budget: past it, loops run a share of their trips and
+     * the time is scaled back (their steady rate; the code outside loops is counted that many times over). */
+    double per_wave = 0;
+    for (int b = 0; b < k->nblocks; b++) {
+        double lead = L->lead_runs ? L->lead_runs[b] : L->block_runs[b];
+        per_wave += fmax(L->block_runs[b], lead / s.waves_per_block) * k->blocks[b].count;
+    }
+    double round = per_wave * s.waves_per_block * s.resident;
+    s.loop_share = round > budget ? budget / round : 1;
     long next_block_id = 0;
     double now = 0, finish = 0;
     if (status == 0) {
@@ -576,6 +598,8 @@ int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *e
             if (!(rate > 0)) rate = s.block_done_times[done - 1] / (double)done;
             cycles = s.block_done_times[done - 1] + (blocks_on_cu - (double)done) * rate;
         }
+        cycles /= s.loop_share;
+        out->loop_share = s.loop_share;
         out->cycles_per_launch = cycles;
         out->launch_ms = launches * d->launch_us * 1e-3;
         out->ms = launches * cycles / (d->clock_ghz * 1e6) + out->launch_ms;

@@ -99,6 +99,7 @@ typedef struct {
     double waves_per_simd;      /* resident waves per SIMD, on average while the CU was busy */
     double blocks_per_cu;       /* blocks the busiest CU runs per launch */
     double simulated_blocks;    /* of them, simulated (the rest at the steady rate) */
+    double loop_share;          /* of each loop's trips, those simulated (the time scaled back by it) */
     double instructions_per_wave;
     double issue_share;         /* of the SIMDs' cycles, those that issued */
     double stall[SIM_STALL_COUNT]; /* shares of a wave's resident cycles */
@@ -117,6 +118,8 @@ typedef struct {
     double lds_bytes_per_block; /* static and dynamic */
     int waves_per_simd;         /* the compiler's occupancy; 0: the device's most */
     long instruction_budget;    /* most instructions to simulate per launch (0: a default); beyond it, blocks at the steady rate */
+    double *insn_cycles;        /* if not NULL (ninsns x SIM_STALL_COUNT, zeroed): the simulated waves' cycles
+                                   before each instruction issued, by what held them (the source view) */
 } SimLaunch;
 
 /* Blocks at a time on a CU: its wave slots at the compiler's occupancy, the device's block limit, the grid. */

@@ -194,21 +194,40 @@ static void read_mix(const char *path) {
     fclose(t.f);
 }
 
+/* The source view's rows of one kernel on one device: each source line's share of the simulated
+ * waves' cycles, split by what held them (sim.h's stalls); "-" for code with no line. */
+static void write_lines(FILE *view, const CodeKernel *ck, const char *device, const double *cycles) {
+    double total = 0;
+    for (int i = 0; i < ck->ninsns * SIM_STALL_COUNT; i++) total += cycles[i];
+    for (int line = -1; line < ck->nlines && total > 0; line++) { /* -1: instructions with no source line */
+        double by[SIM_STALL_COUNT] = {0}, sum = 0;
+        for (int i = 0; i < ck->ninsns; i++)
+            if (ck->insns[i].line == line)
+                for (int st = 0; st < SIM_STALL_COUNT; st++) by[st] += cycles[(size_t)i * SIM_STALL_COUNT + st];
+        for (int st = 0; st < SIM_STALL_COUNT; st++) sum += by[st];
+        if (sum <= 0) continue;
+        fprintf(view, "%s\t%s\t%s\t%.4f", ck->name, device, line < 0 ? "-" : ck->lines[line], sum / total);
+        for (int st = 0; st < SIM_STALL_COUNT; st++) fprintf(view, "\t%.4f", by[st] / total);
+        fprintf(view, "\n");
+    }
+}
+
 static void usage(void) {
     fprintf(stderr, "usage: timesim --code gcn|ptx|sass CODE [--names NAMES.tsv] [--mix MIX.tsv] "
-                    "[--code-for DEVICE[,DEVICE...]] DEVICES.tsv COUNTERS.tsv SITES.tsv LINES.tsv\n");
+                    "[--code-for DEVICE[,DEVICE...]] [--lines OUT.tsv] DEVICES.tsv COUNTERS.tsv SITES.tsv LINES.tsv\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
     tsv_program = "timesim";
-    const char *kind = NULL, *code_path = NULL, *names = NULL, *mix = NULL, *code_for = NULL;
+    const char *kind = NULL, *code_path = NULL, *names = NULL, *mix = NULL, *code_for = NULL, *lines_path = NULL;
     int i = 1;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (strcmp(argv[i], "--code") == 0 && i + 2 < argc) kind = argv[i + 1], code_path = argv[i + 2], i++;
         else if (strcmp(argv[i], "--names") == 0) names = argv[i + 1];
         else if (strcmp(argv[i], "--mix") == 0) mix = argv[i + 1];
         else if (strcmp(argv[i], "--code-for") == 0) code_for = argv[i + 1];
+        else if (strcmp(argv[i], "--lines") == 0) lines_path = argv[i + 1];
         else usage();
     }
     if (!kind || argc - i != 4) usage();
@@ -233,6 +252,14 @@ int main(int argc, char **argv) {
     if (code.kind == CODE_KIND_PTX)
         for (int c = 0; c < code.nkernels; c++) code_hoist_loads(&code.kernels[c]);
 
+    FILE *view = NULL;
+    if (lines_path) {
+        view = fopen(lines_path, "w");
+        if (!view) tsv_die(lines_path, "cannot write the per-line table");
+        fprintf(view, "kernel\tdevice\tline\tshare");
+        for (int st = 0; st < SIM_STALL_COUNT; st++) fprintf(view, "\t%s", sim_stall_names[st]);
+        fprintf(view, "\n");
+    }
     printf("kernel\tdevice\tsim_ms\tcycles_per_launch\tblocks_per_cu\tresident_blocks\tsimulated_blocks\t"
            "waves_per_simd\tinstructions_per_wave\tissue_share");
     for (int s = 0; s < SIM_STALL_COUNT; s++) printf("\t%s", sim_stall_names[s]);
@@ -271,7 +298,12 @@ int main(int argc, char **argv) {
             SimResult r;
             sim_memory(&devices[d], ck, nvidia, &k->trace, sim_resident_blocks(&devices[d], &launch), mem);
             launch.mem = mem;
+            double *cycles = view ? calloc((size_t)ck->ninsns * SIM_STALL_COUNT + 1, sizeof *cycles) : NULL;
+            if (view && !cycles) tsv_die("timesim", "out of memory");
+            launch.insn_cycles = cycles;
             if (sim_kernel(&devices[d], &launch, &r, err, sizeof err) != 0) tsv_die(code_path, err);
+            if (view) write_lines(view, ck, devices[d].name, cycles);
+            free(cycles);
             printf("%s\t%s\t%.6f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.3f", k->name, devices[d].name, r.ms,
                    r.cycles_per_launch, r.blocks_per_cu, r.resident_blocks, r.simulated_blocks, r.waves_per_simd,
                    r.instructions_per_wave, r.issue_share);
@@ -283,5 +315,6 @@ int main(int argc, char **argv) {
         free(mem);
     }
     code_free(&code);
+    if (view && fclose(view) != 0) tsv_die(lines_path, "could not be written");
     return 0;
 }

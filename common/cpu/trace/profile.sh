@@ -255,20 +255,28 @@ else
     printf 'kernel\tdevice\n' >"$run/model.tsv" # a header alone: profile.awk reads its two files in order
 fi
 # The simulation (common/cpu/model/sim.h) beside the terms, while it is judged: each device from its
-# own code, against the same counts, into NN-name.sim.tsv.
+# own code, against the same counts, into NN-name.sim.tsv (and per source line, NN-name.sim-lines.tsv).
+# A simulation that fails says so and leaves the terms' model as it is.
 timesim=${TIMESIM:-$root/build/tools/timesim}
-if [ -z "$note" ] && [ -x "$timesim" ]; then
-    code_dir=$run
-    [ -z "${PROFILE_SLICES:-}" ] || code_dir=$work/a
-    bash "$root/common/cpu/model/code_names.sh" "$code_dir/isa.gfx906.s" >"$work/gcn.names"
-    "$timesim" --code gcn "$code_dir/isa.gfx906.s" --names "$work/gcn.names" --mix "$run/isa.mix.tsv" \
-        ${split:+--code-for "$wave64_devices"} "$devices" "$run/raw.tsv" "$run/sites.tsv" "$run/lines.tsv" >"$run/sim.tsv"
-    if [ -n "$split" ]; then
-        bash "$root/common/cpu/model/code_names.sh" "$code_dir/ptx.sm_90.ptx" >"$work/ptx.names"
+simulate() {
+    local code_dir=$sim_code_dir
+    bash "$root/common/cpu/model/code_names.sh" "$code_dir/isa.gfx906.s" >"$work/gcn.names" &&
+        "$timesim" --code gcn "$code_dir/isa.gfx906.s" --names "$work/gcn.names" --mix "$run/isa.mix.tsv" \
+            ${split:+--code-for "$wave64_devices"} --lines "$run/sim-lines.tsv" "$devices" "$run/raw.tsv" \
+            "$run/sites.tsv" "$run/lines.tsv" >"$run/sim.tsv" || return 1
+    [ -n "$split" ] || return 0
+    bash "$root/common/cpu/model/code_names.sh" "$code_dir/ptx.sm_90.ptx" >"$work/ptx.names" &&
         "$timesim" --code ptx "$code_dir/ptx.sm_90.ptx" --names "$work/ptx.names" --mix "$run/ptx.mix.tsv" \
-            --code-for "$warp32_devices" "$devices" "$run/w32/raw.tsv" "$run/w32/sites.tsv" "$run/w32/lines.tsv" |
-            tail -n +2 >>"$run/sim.tsv"
-    fi
+            --code-for "$warp32_devices" --lines "$work/ptx-lines.tsv" "$devices" "$run/w32/raw.tsv" \
+            "$run/w32/sites.tsv" "$run/w32/lines.tsv" >"$work/ptx-sim.tsv" || return 1
+    tail -n +2 "$work/ptx-sim.tsv" >>"$run/sim.tsv"
+    tail -n +2 "$work/ptx-lines.tsv" >>"$run/sim-lines.tsv"
+}
+sim_code_dir=$run
+[ -z "${PROFILE_SLICES:-}" ] || sim_code_dir=$work/a
+if [ -z "$note" ] && [ -x "$timesim" ] && ! simulate; then
+    echo "profile: the simulation failed (above); the terms' model stands" >&2
+    rm -f "$run/sim.tsv" "$run/sim-lines.tsv"
 fi
 warp32_counters=
 [ -z "$split" ] || [ -n "$note" ] || warp32_counters=$run/w32/raw.tsv
@@ -297,11 +305,11 @@ if [ -z "$note" ] && [ -n "$split" ]; then
 fi
 # The compiled code the simulation read, to rerun it (build/tools/timesim --code gcn NN.gfx906.s ...).
 for code in gfx906.s sm_90.ptx; do
-    case $code in gfx906.s) from=${code_dir:-$run}/isa.gfx906.s ;; *) from=${code_dir:-$run}/ptx.sm_90.ptx ;; esac
+    case $code in gfx906.s) from=$sim_code_dir/isa.gfx906.s ;; *) from=$sim_code_dir/ptx.sm_90.ptx ;; esac
     if [ -f "$from" ] && [ -f "$run/sim.tsv" ]; then mv -f "$from" "$outdir/$chapter.$code"; else rm -f "$outdir/$chapter.$code"; fi
 done
 mv "$run/log" "$run/log.tsv"
-for part in sampling sites lines model sim mix waits w32 w32.sites w32.lines sm_90.mix sm_90.waits source log table; do
+for part in sampling sites lines model sim sim-lines mix waits w32 w32.sites w32.lines sm_90.mix sm_90.waits source log table; do
     name=$outdir/$chapter.$part.tsv
     case $part in table) name=$outdir/$chapter.tsv ;; log) name=$outdir/$chapter.log ;; esac
     if [ -f "$run/$part.tsv" ]; then
