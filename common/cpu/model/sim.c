@@ -60,6 +60,8 @@ typedef struct {
     int nvidia, simds, wave_size;
     int walk_trace;           /* TIMESIM_WALK set: wave 0's blocks on stderr */
     double loop_share;        /* of each loop's trips, those simulated (1: all) */
+    unsigned char *reach;     /* which blocks each block reaches: nblocks rows of reach_row bytes; NULL if too many */
+    size_t reach_row;
     double unit_cycles[UNIT_COUNT];
     int unit_of_pipe[CODE_PIPE_COUNT];
     double cadence, dispatch, valu_latency, trans_latency;
@@ -145,6 +147,17 @@ static void wave_start(Sim *s, Wave *w, int block_slot, int simd, int first_of_b
     if (k->nblocks == 0 || k->ninsns == 0) w->alive = 0;
 }
 
+/* The instructions a wave still has to run in the blocks reachable from block x (itself
+ * included), from the kernel's reachability (s->reach: one row of bits per block). */
+static double work_reached(const Sim *s, const Wave *w, int x) {
+    if (!s->reach) return 0;
+    const unsigned char *row = s->reach + (size_t)x * s->reach_row;
+    double work = 0;
+    for (int b = 0; b < s->k->nblocks; b++)
+        if (row[b / 8] & (1u << (b % 8))) work += (double)w->remaining[b] * s->k->blocks[b].count;
+    return work;
+}
+
 /* The block a wave goes to after block b, by the branch and what is left of
  * each block's runs: the deeper of two blocks in loops (staying in a loop,
  * or entering an inner one) while it has runs left, a back edge, else the
@@ -164,7 +177,9 @@ static int next_block(const Sim *s, const Wave *w, int b) {
         if (t <= b) return t;
         double rt = w->initial[t] > 0 ? (double)w->remaining[t] / w->initial[t] : 0;
         double rf = w->initial[f] > 0 ? (double)w->remaining[f] / w->initial[f] : 0;
-        return rt > rf ? t : f;
+        if (rt != rf) return rt > rf ? t : f;
+        /* A tie (a branch the trace did not see: both once): the side that still reaches more runs. */
+        return work_reached(s, w, t) > work_reached(s, w, f) ? t : f;
     }
     if (t_left) return t;
     if (f_left) return f;
@@ -420,6 +435,33 @@ static void start_block(Sim *s, int slot_index, double t, long *next_block_id, d
     if (slot->waves_alive == 0) slot->live = 0;
 }
 
+/* Which blocks each block of k reaches along its edges (itself included): a row of bits per
+ * block, by repeated passes until nothing changes; NULL for a kernel too big to tabulate. */
+static unsigned char *reachability(const CodeKernel *k, size_t *row_bytes) {
+    int n = k->nblocks;
+    if (n <= 0 || n > 8192) return NULL;
+    size_t row = (size_t)(n + 7) / 8;
+    unsigned char *reach = calloc((size_t)n, row);
+    if (!reach) return NULL;
+    for (int b = 0; b < n; b++) reach[(size_t)b * row + (size_t)b / 8] |= (unsigned char)(1u << (b % 8));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int b = n - 1; b >= 0; b--) {
+            int next[2] = {k->blocks[b].fallthrough, k->blocks[b].target};
+            for (int e = 0; e < 2; e++) {
+                if (next[e] < 0) continue;
+                unsigned char *to = reach + (size_t)b * row, *from = reach + (size_t)next[e] * row;
+                for (size_t i = 0; i < row; i++) {
+                    unsigned char merged = to[i] | from[i];
+                    if (merged != to[i]) to[i] = merged, changed = 1;
+                }
+            }
+        }
+    }
+    *row_bytes = row;
+    return reach;
+}
+
 static int by_time(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -452,6 +494,7 @@ int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *e
     s.k = k;
     s.nvidia = L->nvidia;
     s.walk_trace = getenv("TIMESIM_WALK") != NULL;
+    s.reach = reachability(k, &s.reach_row);
     s.simds = (int)d->simds_per_cu;
     s.wave_size = (int)d->wave_size;
     double valu = d->wave_size / d->lanes_per_simd;
@@ -636,5 +679,6 @@ int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *e
     free(s.reg_keys);
     free(s.reg_index);
     free(s.block_done_times);
+    free(s.reach);
     return status;
 }
