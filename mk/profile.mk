@@ -36,7 +36,7 @@ endef
 # make profile FILE=kernel.hip: a HIP program of your own (its own main()), traced and modelled.
 # Its build is keyed by the source's full path (two main.hip files never share a binary), and goes
 # through the front end (common/cpu/front/): <<<...>>> launches and extern __shared__ become C++.
-.PHONY: profile racecheck validate-model validate-heldout
+.PHONY: profile racecheck validate-model validate-heldout validate-chapters
 STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
 STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 # The warp-32 devices (H100, H200) read a second trace at wave 32 and nvcc's own code, as a chapter's do.
@@ -73,6 +73,17 @@ validate-model: $(TIMEMODEL) ## the time model against the measured and publishe
 	@TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh trace
 validate-heldout: $(TIMEMODEL) ## the held-out half's figures, read once per issue (ISSUE=N), on the counts validate-model kept
 	@ISSUE=$(ISSUE) TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh heldout
+# validate-chapters: chapters 01-08 profiled at VALIDATE_IMAGES (16384, or 60000: full MNIST), then
+# their H200 kernels, simulated and by the terms, against the GPU report kept in VALIDATE_REPORT (its
+# quick-16384/ table for 16,384 images). About 8 minutes at 16,384 on 2 cores.
+VALIDATED_CHAPTERS = $(foreach n,01 02 03 04 05 06 07 08,$(filter $(n)-%,$(GPU_CHAPTERS)))
+validate-chapters: ## the chapters' simulated and terms' H200 times against the kept GPU report (VALIDATE_IMAGES=16384 or 60000)
+	@case '$(VALIDATE_IMAGES)' in 16384|60000) ;; *) echo "make validate-chapters: VALIDATE_IMAGES=$(VALIDATE_IMAGES): the kept report has 16384 and 60000" >&2; exit 2 ;; esac
+	@mkdir -p build && $(foreach c,$(VALIDATED_CHAPTERS),echo "validate-chapters: profiling $(c) on $(VALIDATE_IMAGES) images" && \
+	  { $(MAKE) --no-print-directory profile-$(firstword $(subst -, ,$(c))) ARGS="--train-limit $(VALIDATE_IMAGES)" >build/profile-$(c).log 2>&1 || \
+	  { cat build/profile-$(c).log; exit 1; }; } && ) true
+	@bash common/cpu/model/chapters.sh $(VALIDATE_REPORT)/$(if $(filter 16384,$(VALIDATE_IMAGES)),quick-16384/)kernels.tsv build/profile h200 \
+	  $(VALIDATED_CHAPTERS)
 
 # The validation programs (common/cpu/model/validation/kernels.tsv), built for the plain executor
 # at the wave their code assumes (make test runs each one's --small --check), and compiled by nvcc

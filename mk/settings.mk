@@ -16,6 +16,8 @@ SANITIZE ?=# e.g. address,undefined: the host code and the CPU executor builds u
 V ?=# 1: print each compile and link command in full; unset: one short line a file
 HIPCC ?= hipcc# the AMD compiler
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))# the NVIDIA compiler
+VALIDATE_IMAGES ?= 16384# make validate-chapters: images each chapter is profiled on (16384, or 60000: full MNIST)
+VALIDATE_REPORT ?= plots/gpu-reports/2026-11-28-h200# make validate-chapters: the kept GPU report it compares with
 RACECHECK_IMAGES ?=# make racecheck-N: images; unset: 1037 and 10007 (two runs), or 1037 for chapter 09 (its epochs also run the 10,000 test images)
 RACECHECK_ITERS ?= 2# make racecheck-N: iterations
 SAMPLE ?=# make profile (FILE= or -N): trace about N blocks of each bigger launch, counts scaled to the grid; unset: every block

@@ -127,6 +127,25 @@ HIP
         "$p.sim-lines.tsv"
 }
 
+@test "validate-chapters: each kernel's simulated and terms' time against a report's median, chapter totals, and the kernels within 2x" {
+    local d=$BATS_TEST_TMPDIR/chapters
+    mkdir -p "$d"
+    printf 'chapter\tplatform\tkernel\tmedian_ms\n01-x\tnvidia\tk1\t1.0\n01-x\tnvidia\tk1\t3.0\n01-x\tnvidia\tk1\t2.0\n01-x\tnvidia\tk2\t1.0\n01-x\tnvidia\t(iteration)\t3.0\n01-x\tcpu\tk1\t9.0\n' >"$d/kernels.tsv"
+    printf 'kernel\tdevice\tsim_ms\nk1\th200\t3.0\nk2\th200\t0.25\nk1\tgfx906\t9.0\n' >"$d/01-x.sim.tsv"
+    printf 'kernel\tdevice\tmodel_ms\nk1\th200\t1.0\nk2\th200\t1.5\n' >"$d/01-x.model.tsv"
+    run bash common/cpu/model/chapters.sh "$d/kernels.tsv" "$d" h200 01-x
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # k1: the median of 1, 3 and 2 ms (the CPU's row and the iteration left out); simulated 3.0 (1.5x), terms 1.0 (0.5x)
+    echo "$output" | grep -E '^01-x +k1 +2\.0000 +3\.0000 +1\.50 +1\.0000 +0\.50$'
+    echo "$output" | grep -E '^01-x +k2 +1\.0000 +0\.2500 +0\.25 +1\.5000 +1\.50$'
+    echo "$output" | grep -E '^01-x +\(all\) +3\.0000 +3\.2500 +1\.08 +2\.5000 +0\.83$'
+    echo "$output" | grep -Fx 'kernels within 0.5x-2x on h200: simulation 1 of 2, terms 2 of 2'
+    run bash common/cpu/model/chapters.sh "$d/kernels.tsv" "$d" h200 02-y
+    [ "$status" -ne 0 ]
+    [[ $output == *"no $d/02-y.sim.tsv: run make profile-02 first"* ]]
+}
+
 @test "model: chapter 01 is bound by the gradient's dependent loads; its loss sum has no atomic and costs under 10%" {
     local p
     p=$(profile 01 1024)
