@@ -89,7 +89,7 @@ for dir in chapters/[0-9][0-9]-*/; do
 done
 [ ${#linear[@]} -gt 0 ] || die "no GPU chapter in chapters/"
 
-# step NAME SHARE FUNCTION: FUNCTION in a shell of its own for at most SHARE
+# step NAME SHARE FUNCTION: FUNCTION (with note_line and save_sass) in a shell of its own for at most SHARE
 # seconds (less if the budget has less left), its output into the log.
 step() {
     local name=$1 share=$2 fn=$3 left rc=0 status note='' start
@@ -105,7 +105,7 @@ step() {
     fi
     start=$(date +%s)
     echo "=== $name (at most $share s)" >>"$log"
-    timeout --kill-after=5 "$share" bash -c "set -euo pipefail; $(declare -f "$fn" note_line); $fn" \
+    timeout --kill-after=5 "$share" bash -c "set -euo pipefail; $(declare -f "$fn" note_line save_sass); $fn" \
         >"$work/step.out" 2>&1 || rc=$?
     cat "$work/step.out" >>"$log"
     case $rc in

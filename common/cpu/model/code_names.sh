@@ -6,8 +6,12 @@
 # cuobjdump -sass output (Function : lines). Names: common/scripts/kernel_name.awk.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=common/scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+SCRIPT_NAME=code_names
+[ $# -eq 1 ] || die_usage "usage: code_names.sh CODE"
 code=$1
-[ -f "$code" ] || { echo "code_names: $code: no such file" >&2; exit 1; }
+[ -f "$code" ] || die "$code: no such file"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 { sed -n 's/^[[:space:]]*\.amdhsa_kernel[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$code"
