@@ -68,9 +68,10 @@ $(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_T
 	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
 	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
-validate-model: $(TIMEMODEL) ## the time model against the measured and published times of outside kernels, development half
+validate-model: $(TIMEMODEL) $(TIMESIM) ## the time model (terms, then the simulation) against the measured and published times of outside kernels, development half
 	-@$(MAKE) --no-print-directory hip-tools
 	@TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh trace
+	@TIMESIM=$(TIMESIM) bash common/cpu/model/validation/simulate.sh
 validate-heldout: $(TIMEMODEL) ## the held-out half's figures, read once per issue (ISSUE=N), on the counts validate-model kept
 	@ISSUE=$(ISSUE) TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh heldout
 # validate-chapters: chapters 01-08 profiled at VALIDATE_IMAGES (16384, or 60000: full MNIST), then
