@@ -76,7 +76,8 @@ validate-heldout: $(TIMEMODEL) ## the held-out half's figures, read once per iss
 	@ISSUE=$(ISSUE) TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh heldout
 # validate-chapters: chapters 01-08 profiled at VALIDATE_IMAGES (16384, or 60000: full MNIST), then
 # their H200 kernels, simulated and by the terms, against the GPU report kept in VALIDATE_REPORT (its
-# quick-16384/ table for 16,384 images). About 8 minutes at 16,384 on 2 cores.
+# quick-16384/ table for 16,384 images). One run on the 2-core development machine, 2026-11-29, beside
+# a CI run: 6m13 at 16,384 images, 21m22 on full MNIST.
 VALIDATED_CHAPTERS = $(foreach n,01 02 03 04 05 06 07 08,$(filter $(n)-%,$(GPU_CHAPTERS)))
 validate-chapters: ## the chapters' simulated and terms' H200 times against the kept GPU report (VALIDATE_IMAGES=16384 or 60000)
 	@case '$(VALIDATE_IMAGES)' in 16384|60000) ;; *) echo "make validate-chapters: VALIDATE_IMAGES=$(VALIDATE_IMAGES): the kept report has 16384 and 60000" >&2; exit 2 ;; esac

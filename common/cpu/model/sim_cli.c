@@ -20,73 +20,17 @@
 
 #define MAX_DEVICES 16
 
-static int listed(const char *list, const char *name) {
-    size_t n = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && strncmp(p, name, n) == 0) return 1;
-        if (!end) break;
-        p = end + 1;
-    }
-    return 0;
-}
-
-/* A kernel name without spaces and integer-literal suffixes ("reduce<128u>" is the launch's "reduce<128>"). */
-static void plain_name(const char *name, char *out, size_t size) {
-    size_t n = 0;
-    for (const char *p = name; *p && n + 1 < size; p++) {
-        if (*p == ' ') continue;
-        if (strchr("uUlL", *p) && p > name && p[-1] >= '0' && p[-1] <= '9') continue;
-        out[n++] = *p;
-    }
-    out[n] = '\0';
-}
-
 static int same_kernel(const char *a, const char *b) {
     if (strcmp(a, b) == 0) return 1;
     char pa[256], pb[256];
-    plain_name(a, pa, sizeof pa);
-    plain_name(b, pb, sizeof pb);
+    model_plain_name(a, pa, sizeof pa);
+    model_plain_name(b, pb, sizeof pb);
     return strcmp(pa, pb) == 0;
 }
 
 static const char *base_name(const char *path) {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
-}
-
-static int read_devices(const char *path, const char *code_for, ModelDevice *devices) {
-    Table t;
-    int n = 0;
-    open_table(&t, path);
-    while (next_row(&t)) {
-        const char *name = cell(&t, "device");
-        if (code_for && !listed(code_for, name)) continue;
-        int d = 0;
-        while (d < n && strcmp(devices[d].name, name) != 0) d++;
-        if (d == n) {
-            if (n == MAX_DEVICES) tsv_die(path, "more than 16 devices");
-            model_device_init(&devices[n++], name);
-        }
-        char *end;
-        double value = strtod(cell(&t, "value"), &end);
-        if (*end || !isfinite(value)) {
-            char what[160];
-            snprintf(what, sizeof what, "line %ld: a value that is not a number", t.number);
-            tsv_die(path, what);
-        }
-        model_device_set(&devices[d], cell(&t, "figure"), value);
-    }
-    fclose(t.f);
-    for (int d = 0; d < n; d++)
-        if (model_device_missing(&devices[d])) {
-            char what[400];
-            snprintf(what, sizeof what, "device %.32s has no figure '%.64s'", devices[d].name, model_device_missing(&devices[d]));
-            tsv_die(path, what);
-        }
-    if (n == 0) tsv_die(path, code_for ? "none of the --code-for devices" : "no devices");
-    return n;
 }
 
 typedef struct {
@@ -232,7 +176,7 @@ int main(int argc, char **argv) {
     }
     if (!kind || argc - i != 4) usage();
     ModelDevice devices[MAX_DEVICES];
-    int ndevices = read_devices(argv[i], code_for, devices);
+    int ndevices = model_devices_read(argv[i], code_for, devices, MAX_DEVICES);
     read_counters(argv[i + 1]);
     read_sites(argv[i + 2]);
     read_lines(argv[i + 3]);

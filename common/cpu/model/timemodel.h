@@ -157,5 +157,9 @@ int model_device_set(ModelDevice *device, const char *figure, double value);
 /* The first figure still unset (NaN), or NULL: model_device_init sets all to NaN. */
 void model_device_init(ModelDevice *device, const char *name);
 const char *model_device_missing(const ModelDevice *device);
+/* The devices of a device table (devices.tsv), in its order; with code_for (a comma-separated
+ * list), only those it names, each of which must be there. At most `most`; every figure set.
+ * Errors name the file and exit (tsv.h). Returns how many. */
+int model_devices_read(const char *path, const char *code_for, ModelDevice *devices, int most);
 
 #endif

@@ -91,94 +91,22 @@ static int line_index(Kernel *k, const char *location) {
     return (int)k->line_count++;
 }
 
-/* A kernel name without spaces and without the suffixes of integer literals:
- * the compiler names a template kernel "reduce<128u>", the launch "reduce<128>". */
-static void plain_name(const char *name, char *out, size_t size) {
-    size_t n = 0;
-    for (const char *p = name; *p && n + 1 < size; p++) {
-        if (*p == ' ') continue;
-        if (strchr("uUlL", *p) && p > name && p[-1] >= '0' && p[-1] <= '9') continue;
-        out[n++] = *p;
-    }
-    out[n] = '\0';
-}
-
 static Kernel *find_kernel(const char *name) {
     for (int i = 0; i < kernel_count; i++)
         if (strcmp(kernels[i].name, name) == 0) return &kernels[i];
     char wanted[256], have[256];
-    plain_name(name, wanted, sizeof wanted);
+    model_plain_name(name, wanted, sizeof wanted);
     for (int i = 0; i < kernel_count; i++) {
-        plain_name(kernels[i].name, have, sizeof have);
+        model_plain_name(kernels[i].name, have, sizeof have);
         if (strcmp(have, wanted) == 0) return &kernels[i];
     }
     return NULL;
-}
-
-/* Whether name is one of the comma-separated list's. */
-static int listed(const char *list, const char *name) {
-    const size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        const char *end = strchr(p, ',');
-        const size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && strncmp(p, name, n) == 0) return 1;
-        if (!end) break;
-        p = end + 1;
-    }
-    return 0;
 }
 
 #define MAX_DEVICES 8
 
 static ModelDevice devices[MAX_DEVICES];
 static int device_count;
-
-/* Devices, in the order the table gives them; with code_for, only those it
- * names, each of which must be there. Every figure the model uses must be. */
-static void read_devices(const char *path, const char *code_for) {
-    Table t;
-    open_table(&t, path);
-    while (next_row(&t)) {
-        const char *name = cell(&t, "device"), *figure = cell(&t, "figure"), *text = cell(&t, "value");
-        if (code_for && !listed(code_for, name)) continue; /* another compiled code's device */
-        int d = 0;
-        while (d < device_count && strcmp(devices[d].name, name) != 0) d++;
-        if (d == device_count) {
-            if (device_count == MAX_DEVICES) die(path, "more than 8 devices");
-            model_device_init(&devices[device_count++], name);
-        }
-        char *end;
-        const double value = strtod(text, &end);
-        if (end == text || *end || !isfinite(value)) {
-            char what[200];
-            snprintf(what, sizeof what, "line %ld: figure %s of %s is '%s', not a number", t.number, figure, name, text);
-            die(path, what);
-        }
-        model_device_set(&devices[d], figure, value); /* figures the model does not use are kept for readers */
-    }
-    fclose(t.f);
-    if (code_for)
-        for (const char *p = code_for; *p;) {
-            const char *end = strchr(p, ',');
-            const size_t len = end ? (size_t)(end - p) : strlen(p);
-            int found = 0;
-            for (int d = 0; d < device_count; d++)
-                if (strlen(devices[d].name) == len && strncmp(devices[d].name, p, len) == 0) found = 1;
-            if (!found) {
-                char what[200];
-                snprintf(what, sizeof what, "no device '%.*s' (--code-for %.100s)", (int)(len < 64 ? len : 64), p, code_for);
-                die(path, what);
-            }
-            if (!end) break;
-            p = end + 1;
-        }
-    for (int d = 0; d < device_count; d++)
-        if (model_device_missing(&devices[d])) {
-            char what[400];
-            snprintf(what, sizeof what, "device %.32s has no figure '%.64s'", devices[d].name, model_device_missing(&devices[d]));
-            die(path, what);
-        }
-}
 
 /* The trace build's counters: one kernel a row. */
 static void read_counters(const char *path) {
@@ -384,7 +312,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     const int view = argc == 8;
-    read_devices(argv[1], code_for);
+    device_count = model_devices_read(argv[1], code_for, devices, MAX_DEVICES);
     read_counters(argv[2]);
     read_code(argv[3]);
     read_waits(argv[4], view);

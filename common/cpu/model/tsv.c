@@ -90,3 +90,25 @@ double count(const Table *t, const char *name, double waves) {
 double optional_count(const Table *t, const char *name, double waves) {
     return has_column(t, name) ? count(t, name, waves) : NAN;
 }
+
+int model_listed(const char *list, const char *name) {
+    const size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+void model_plain_name(const char *name, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *p = name; *p && n + 1 < size; p++) {
+        if (*p == ' ') continue;
+        if (strchr("uUlL", *p) && p > name && p[-1] >= '0' && p[-1] <= '9') continue;
+        out[n++] = *p;
+    }
+    out[n] = '\0';
+}

@@ -31,4 +31,10 @@ double count(const Table *t, const char *name, double waves);
 /* A count a table may lack (written before the trace counted it): NAN then. */
 double optional_count(const Table *t, const char *name, double waves);
 
+/* Whether name is one of the comma-separated list's. */
+int model_listed(const char *list, const char *name);
+/* A kernel name without spaces and integer-literal suffixes: the compiler names a template kernel
+ * "reduce<128u>", the launch "reduce<128>". */
+void model_plain_name(const char *name, char *out, size_t size);
+
 #endif
