@@ -1,6 +1,6 @@
 # make compare without a GPU: the time model's ms per training iteration, one
 # bar pair per GPU chapter (gfx906 and H100 SXM, log axis), each labelled
-# with its time and what binds its slowest kernel (the term), and a
+# with its time and what binds its slowest kernel (its largest stall), and a
 # tick at each bar's physical floor (unique bytes at full bandwidth, FLOPs
 # at peak, plus the launches). Modelled from the executor's counts and the
 # gfx906 code (common/cpu/model/), never measured.
@@ -45,15 +45,15 @@ set mytics 10
 set grid ytics mytics lc rgb "#dddddd" lw 1, lc rgb "#f2f2f2" lw 1
 set key top right box opaque samplen 2
 set bmargin 9
-# The key to the terms a bar is labelled with (common/cpu/model/README.md derives each).
-set label 1 "what binds (the label under each time): latency = memory round trips and barriers the waves cannot overlap;  lds = shared-memory bank cycles;\nl1, l2, dram = bytes through that level;  valu, salu, issue = instructions (vector, scalar, all through one dispatcher);  atomic = atomics on one address, one after another" \
+# The key to the words a bar is labelled with (common/cpu/model/README.md, the simulation's stalls).
+set label 1 "what binds (the label under each time): what held the slowest kernel's simulated waves longest.  memory = waiting for global memory;  lds = for shared memory;\nbarrier = at a barrier;  dependency = on an arithmetic result;  pipe = for a busy pipe;  scalar = for scalar or constant loads;  issue = issuing, or another wave issuing;  launch = the launch's fixed cost" \
     at screen 0.01, screen 0.045 left font ",9" tc rgb "#333333"
 set logscale y 10
 set format y "%g"
 set ylabel "ms per iteration (model, log scale)"
 set yrange [10 ** floor(log10(low) - 0.3) : 10 ** (log10(high) + 1.0)]
 w = 0.36
-# The label: the time, then the binding term of the slowest kernel ("gradient: latency" shows "latency").
+# The label: the time, then what binds the slowest kernel ("gradient: memory" shows "memory").
 term(bound) = strstrt(bound, ": ") > 0 ? bound[strstrt(bound, ": ") + 2:] : bound
 label(ms, bound) = sprintf("%.3g\n%s", ms, term(bound))
 plot data using ($0 - w / 2):"model_gfx906_ms":(w):xtic(strcol("chapter")) with boxes lc rgb "#c0392b" \

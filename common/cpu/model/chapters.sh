@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make validate-chapters: each chapter kernel's modelled time on one device, by the simulation
-# (NN-name.sim.tsv) and by the terms (NN-name.model.tsv), against a GPU report's measured one.
+# (NN-name.model.tsv) and by the previous model's terms (NN-name.terms.tsv), against a GPU report's
+# measured one.
 #   common/cpu/model/chapters.sh KERNELS.tsv PROFILE_DIR DEVICE CHAPTER...
 # KERNELS.tsv: a make gpu-report's kernel table (chapter, platform, kernel, median_ms; several
 # runs of a chapter: their median). PROFILE_DIR: where make profile-N left the chapters' tables.
@@ -17,7 +18,7 @@ shift 3
 [ -f "$measured" ] || die "$measured: no such report table"
 tables=()
 for chapter in "$@"; do
-    for kind in sim model; do
+    for kind in model terms; do
         [ -f "$dir/$chapter.$kind.tsv" ] || die "no $dir/$chapter.$kind.tsv: run make profile-${chapter%%-*} first"
         tables+=("$dir/$chapter.$kind.tsv")
     done
@@ -32,9 +33,9 @@ awk -F'\t' -v device="$device" '
     FNR == 1 { part++ }
     part == 1 { if (FNR > 1 && $2 != "cpu" && $3 !~ /^\(/) runs[$1 SUBSEP $3] = runs[$1 SUBSEP $3] " " $4; next }
     FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
-               chapter = FILENAME; sub(/.*\//, "", chapter); kind = chapter ~ /\.sim\.tsv$/ ? "sim" : "terms"
-               sub(/\.(sim|model)\.tsv$/, "", chapter); next }
-    $col["device"] == device { ms[kind, chapter, $1] = $col[kind == "sim" ? "sim_ms" : "model_ms"]
+               chapter = FILENAME; sub(/.*\//, "", chapter); kind = chapter ~ /\.model\.tsv$/ ? "sim" : "terms"
+               sub(/\.(model|terms)\.tsv$/, "", chapter); next }
+    $col["device"] == device { ms[kind, chapter, $1] = $col["model_ms"]
                                if (!((chapter, $1) in seen)) { seen[chapter, $1] = 1; order[++n] = chapter SUBSEP $1 } }
     END {
         printf "%-24s %-16s %10s %10s %6s %10s %6s\n", "chapter", "kernel", "measured", "simulated", "ratio", "terms", "ratio"

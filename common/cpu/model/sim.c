@@ -655,17 +655,23 @@ int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *e
         out->instructions_per_wave = s.wave_counter > 0 ? (double)s.issued / (double)s.wave_counter : 0;
         out->dram_bytes_per_cu = s.dram_bytes;
         out->l2_bytes_per_cu = s.l2_bytes;
-        /* What binds: the largest share of a wave's time. */
+        /* What binds: the largest share of a wave's time, "other" (another wave issued: the SIMD was
+         * busy) counted with issuing. */
         int top = 0;
         for (int i = 1; i < SIM_STALL_COUNT; i++)
-            if (out->stall[i] > out->stall[top]) top = i;
+            if (i != SIM_issue && out->stall[i] + (i == SIM_other ? out->stall[SIM_issue] : 0) >
+                                      out->stall[top] + (top == SIM_other ? out->stall[SIM_issue] : 0))
+                top = i;
         static const char *const words[SIM_STALL_COUNT] = {
 #define SIM_STALL_WORDS(name, what) what,
             SIM_STALLS(SIM_STALL_WORDS)
 #undef SIM_STALL_WORDS
         };
-        snprintf(out->binds, sizeof out->binds, "%s: %.0f%% of a wave's cycles; %.1f waves per SIMD", words[top],
-                 100 * out->stall[top], out->waves_per_simd);
+        out->binding = top;
+        double top_share = out->stall[top] + (top == SIM_other ? out->stall[SIM_issue] : 0);
+        snprintf(out->binds, sizeof out->binds, "%s: %.0f%% of a wave's cycles; %.1f waves per SIMD",
+                 top == SIM_other ? "issuing, or ready while another wave issued" : words[top], 100 * top_share,
+                 out->waves_per_simd);
     }
     for (int i = 0; s.waves && i < s.nwaves_max; i++) {
         free(s.waves[i].remaining);

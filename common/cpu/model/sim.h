@@ -105,6 +105,7 @@ typedef struct {
     double stall[SIM_STALL_COUNT]; /* shares of a wave's resident cycles */
     double dram_bytes_per_cu, l2_bytes_per_cu;
     int stream_nvidia;          /* the dependency rule: scoreboard (1) or s_waitcnt (0) */
+    int binding;                /* the stall that binds (SIM_other: issuing, or another wave issuing) */
     char binds[160];            /* what binds, in words */
 } SimResult;
 

@@ -40,6 +40,7 @@ typedef struct {
     TraceLine *lines;
     int site_cap, line_cap;
     double waves_per_simd;
+    double unique_bytes;
 } Kernel;
 
 static Kernel *kernels;
@@ -75,6 +76,7 @@ static void read_counters(const char *path) {
         k->trace.traced_waves = count(&t, "waves", 0);
         k->trace.traced_blocks = k->trace.blocks;
         k->trace.atomics_max_one_address = count(&t, "atomics_max_one_address", 0);
+        k->unique_bytes = count(&t, "unique_bytes", 0);
     }
     fclose(t.f);
 }
@@ -139,21 +141,33 @@ static void read_mix(const char *path) {
 }
 
 /* The source view's rows of one kernel on one device: each source line's share of the simulated
- * waves' cycles, split by what held them (sim.h's stalls); "-" for code with no line. */
-static void write_lines(FILE *view, const CodeKernel *ck, const char *device, const double *cycles) {
+ * waves' cycles, split by what held them (sim.h's stalls), and the instructions a wave issued for
+ * it (runs: per block, per wave); "-" for code with no line. */
+static void write_lines(FILE *view, const CodeKernel *ck, const char *device, const double *cycles,
+                        const double *runs) {
     double total = 0;
     for (int i = 0; i < ck->ninsns * SIM_STALL_COUNT; i++) total += cycles[i];
     for (int line = -1; line < ck->nlines && total > 0; line++) { /* -1: instructions with no source line */
-        double by[SIM_STALL_COUNT] = {0}, sum = 0;
-        for (int i = 0; i < ck->ninsns; i++)
-            if (ck->insns[i].line == line)
-                for (int st = 0; st < SIM_STALL_COUNT; st++) by[st] += cycles[(size_t)i * SIM_STALL_COUNT + st];
+        double by[SIM_STALL_COUNT] = {0}, sum = 0, issued = 0;
+        for (int b = 0; b < ck->nblocks; b++)
+            for (int i = ck->blocks[b].first; i < ck->blocks[b].first + ck->blocks[b].count; i++)
+                if (ck->insns[i].line == line) {
+                    issued += runs[b];
+                    for (int st = 0; st < SIM_STALL_COUNT; st++) by[st] += cycles[(size_t)i * SIM_STALL_COUNT + st];
+                }
         for (int st = 0; st < SIM_STALL_COUNT; st++) sum += by[st];
         if (sum <= 0) continue;
         fprintf(view, "%s\t%s\t%s\t%.4f", ck->name, device, line < 0 ? "-" : ck->lines[line], sum / total);
         for (int st = 0; st < SIM_STALL_COUNT; st++) fprintf(view, "\t%.4f", by[st] / total);
-        fprintf(view, "\n");
+        fprintf(view, "\t%.1f\n", issued);
     }
+}
+
+/* What binds, in a word: the launch's fixed cost where it is most of the time, else sim_kernel's
+ * stall ("other", another wave issued, counts as issue: the SIMD was busy). */
+static const char *binding(const SimResult *r) {
+    if (r->launch_ms > r->ms - r->launch_ms) return "launch";
+    return r->binding == SIM_other || r->binding == SIM_issue ? "issue" : sim_stall_names[r->binding];
 }
 
 static void usage(void) {
@@ -202,12 +216,12 @@ int main(int argc, char **argv) {
         if (!view) tsv_die(lines_path, "cannot write the per-line table");
         fprintf(view, "kernel\tdevice\tline\tshare");
         for (int st = 0; st < SIM_STALL_COUNT; st++) fprintf(view, "\t%s", sim_stall_names[st]);
-        fprintf(view, "\n");
+        fprintf(view, "\tinstructions_per_wave\n");
     }
-    printf("kernel\tdevice\tsim_ms\tcycles_per_launch\tblocks_per_cu\tresident_blocks\tsimulated_blocks\t"
-           "waves_per_simd\tinstructions_per_wave\tissue_share");
+    printf("kernel\tdevice\tmodel_ms\tfloor_ms\tbinding\tfill\tlaunch_ms\tflops\tcycles_per_launch\tblocks_per_cu\t"
+           "resident_blocks\tsimulated_blocks\twaves_per_simd\tinstructions_per_wave\tissue_share");
     for (int s = 0; s < SIM_STALL_COUNT; s++) printf("\t%s", sim_stall_names[s]);
-    printf("\tbinds\n");
+    printf("\twhy\n");
     for (int n = 0; n < nkernels; n++) {
         Kernel *k = &kernels[n];
         const CodeKernel *ck = NULL;
@@ -222,6 +236,12 @@ int main(int argc, char **argv) {
         SimMemory *mem = calloc((size_t)ck->ninsns + 1, sizeof *mem);
         if (!runs || !lead || !mem) tsv_die("timesim", "out of memory");
         code_block_runs(ck, &k->trace, runs, lead);
+        /* FP32 operations of the launches: each traced wave's runs, done by every lane of every thread. */
+        double flops = 0;
+        for (int b = 0; b < ck->nblocks; b++)
+            for (int i = ck->blocks[b].first; i < ck->blocks[b].first + ck->blocks[b].count; i++)
+                flops += runs[b] * ck->insns[i].flops;
+        flops *= k->trace.threads;
         if (getenv("TIMESIM_DEBUG")) { /* the blocks, their runs per wave and their code */
             for (int b = 0; b < ck->nblocks; b++)
                 fprintf(stderr, "block %d: %.3f runs per wave, %.3f by the first of a block\n", b, runs[b], lead[b]);
@@ -246,11 +266,20 @@ int main(int argc, char **argv) {
             if (view && !cycles) tsv_die("timesim", "out of memory");
             launch.insn_cycles = cycles;
             if (sim_kernel(&devices[d], &launch, &r, err, sizeof err) != 0) tsv_die(code_path, err);
-            if (view) write_lines(view, ck, devices[d].name, cycles);
+            if (view) write_lines(view, ck, devices[d].name, cycles, runs);
             free(cycles);
-            printf("%s\t%s\t%.6f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.3f", k->name, devices[d].name, r.ms,
-                   r.cycles_per_launch, r.blocks_per_cu, r.resident_blocks, r.simulated_blocks, r.waves_per_simd,
-                   r.instructions_per_wave, r.issue_share);
+            const ModelDevice *dev = &devices[d];
+            /* The floor: the kernel's unique bytes at DRAM's bandwidth or its FP32 operations at peak, plus launches. */
+            double floor_ms = fmax(k->unique_bytes / (dev->dram_gbps * 1e9), flops / (dev->fp32_tflops * 1e12)) * 1e3 +
+                              r.launch_ms;
+            /* Fill: a launch's blocks against the blocks all CUs hold at once (as launch_capacity says). */
+            SimLaunch capacity = launch;
+            capacity.blocks *= 1e9, capacity.threads *= 1e9;
+            double fill = launch.blocks / (launch.launches > 0 ? launch.launches : 1) /
+                          (dev->compute_units * sim_resident_blocks(dev, &capacity));
+            printf("%s\t%s\t%.6f\t%.6f\t%s\t%.4f\t%.6f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.3f", k->name,
+                   dev->name, r.ms, floor_ms, binding(&r), fill, r.launch_ms, flops, r.cycles_per_launch, r.blocks_per_cu,
+                   r.resident_blocks, r.simulated_blocks, r.waves_per_simd, r.instructions_per_wave, r.issue_share);
             for (int s = 0; s < SIM_STALL_COUNT; s++) printf("\t%.3f", r.stall[s]);
             printf("\t%s\n", r.binds);
         }

@@ -1,5 +1,5 @@
 # The tables of `make profile-N` (called by common/cpu/trace/profile.sh).
-# Inputs, in order: the time model's rows (common/cpu/model/timemodel: one per
+# Inputs, in order: the time model's rows (common/cpu/model/timesim: one per
 # kernel and device; empty when there is no model, with `note` saying why),
 # then the executor's counters. Variables: chapter, images, wave, out (the TSV
 # to write), sites (the per-site TSV), seconds, note, and shown (where the
@@ -61,8 +61,8 @@ END {
     # The TSV: the counters, then the model's columns per device.
     header = "kernel"
     for (i = 2; i <= cfields; i++) header = header "\t" cname[i]
-    split("model_ms floor_ms binding flops occupancy fill dram_ms l2_ms l1_ms lds_ms valu_ms salu_ms smem_ms " \
-          "vmem_ms branch_ms issue_ms latency_ms atomic_ms round_trips_per_wave", mcols, " ")
+    split("model_ms floor_ms binding flops fill waves_per_simd instructions_per_wave issue_share " \
+          "issue other pipe dependency memory lds scalar barrier", mcols, " ")
     for (j = 1; j <= ndev; j++)
         for (c = 1; c in mcols; c++) {
             name = mcols[c]
@@ -114,50 +114,48 @@ END {
     if (!has_model) {
         printf "\n%s\n", note
     } else {
-        printf "\nThe time model (common/cpu/model/README.md): ms per %s on each device, the term that binds,\n", unit
-        printf "and the physical floor (unique bytes at full memory bandwidth, FLOPs at peak, plus launches).\n"
+        printf "\nThe time model, a simulation of each device's compiled code (common/cpu/model/README.md): ms per\n"
+        printf "%s, what held the waves longest, and the floor (unique bytes at DRAM bandwidth or FLOPs at peak, plus launches).\n", unit
         header = sprintf(kfmt " %5s", "kernel", "fill")
-        for (j = 1; j <= ndev; j++) header = header sprintf(" %10s %-8s %10s", shown_name(devices[j]) " ms", "bound", "floor")
+        for (j = 1; j <= ndev; j++) header = header sprintf(" %10s %-10s %10s", shown_name(devices[j]) " ms", "bound", "floor")
         print header
         for (r = 1; r <= n; r++) {
             k = v[r, "kernel"]
             row = sprintf(kfmt " %5s", k, pct(m[k, "gfx906", "fill"], 1))
             for (j = 1; j <= ndev; j++) {
                 d = devices[j]
-                row = row sprintf(" %10s %-8s %10s", ms(m[k, d, "model_ms"]), m[k, d, "binding"], ms(m[k, d, "floor_ms"]))
+                row = row sprintf(" %10s %-10s %10s", ms(m[k, d, "model_ms"]), m[k, d, "binding"], ms(m[k, d, "floor_ms"]))
                 tg[d] += m[k, d, "model_ms"]; fg[d] += m[k, d, "floor_ms"]
             }
             print row
         }
         row = sprintf(kfmt " %5s", "one " unit, "")
-        for (j = 1; j <= ndev; j++) row = row sprintf(" %10s %-8s %10s", ms(tg[devices[j]]), "", ms(fg[devices[j]]))
+        for (j = 1; j <= ndev; j++) row = row sprintf(" %10s %-10s %10s", ms(tg[devices[j]]), "", ms(fg[devices[j]]))
         print row
-        printf "fill: how much of gfx906 a launch can keep busy: its waves, against the waves all its SIMDs\n"
+        printf "fill: how much of gfx906 a launch can keep busy: its blocks, against the blocks all its CUs\n"
         printf "      hold at once (as many each as the kernel's registers and LDS leave room for).\n"
-        printf "bound: the largest term. latency: waits the waves cannot overlap (memory round trips,\n"
-        printf "      barriers); lds: shared-memory bank cycles; dram, l2, l1: bytes through that level;\n"
-        printf "      valu, salu, smem, vmem, branch: one pipe's instructions on the busiest SIMD or CU;\n"
-        printf "      issue: all of them through one dispatcher; atomic: atomics on one address in turn;\n"
-        printf "      launch: the launch's fixed cost, larger than the work.\n"
-        printf "\nWhy, per kernel and device (the binding term, then every term's share of the modelled time):\n"
-        split("dram l2 l1 lds valu salu smem vmem branch issue latency atomic", terms, " ")
+        printf "bound: what held the simulated waves longest. memory: waiting for global memory; lds: for\n"
+        printf "      shared memory; barrier: at a barrier; dependency: on an arithmetic result; pipe: for a\n"
+        printf "      busy pipe; scalar: for scalar or constant loads; issue: issuing, or another wave issuing\n"
+        printf "      (the SIMD is busy); launch: the launch's fixed cost, larger than the work.\n"
+        printf "\nWhy, per kernel and device (the largest share, then where a wave's resident cycles went):\n"
+        split("issue other pipe dependency memory lds scalar barrier", stalls, " ")
         for (r = 1; r <= n; r++) {
             k = v[r, "kernel"]
             for (j = 1; j <= ndev; j++) {
                 d = devices[j]
                 printf "  " kfmt " %-6s %s\n", k, d, m[k, d, "why"]
                 line = ""
-                for (t = 1; t in terms; t++) {
-                    share = m[k, d, "model_ms"] > 0 ? m[k, d, terms[t] "_ms"] / m[k, d, "model_ms"] : 0
-                    if (share >= 0.005) line = line sprintf(" %s %.0f%%", terms[t], 100 * share)
-                }
-                printf "  " kfmt " %-6s  terms:%s; launch %s ms\n", "", "", line, ms(m[k, d, "launch_ms"])
+                for (t = 1; t in stalls; t++)
+                    if (m[k, d, stalls[t]] >= 0.005) line = line sprintf(" %s %.0f%%", stalls[t], 100 * m[k, d, stalls[t]])
+                printf "  " kfmt " %-6s %s; %s instructions per wave\n", "", "", substr(line, 2), m[k, d, "instructions_per_wave"]
             }
         }
+        printf "other: ready, but another wave issued.\n"
     }
     if (has_model && model_note != "") printf "\nNote: %s\n", model_note
-    printf "Written: %s.tsv, .sites.tsv, .lines.tsv%s%s and .log\n", shown, has_model ? ", .model.tsv, .mix.tsv, .waits.tsv" : "",
-        nw ? ", .w32.tsv, .w32.sites.tsv, .w32.lines.tsv, .sm_90.mix.tsv, .sm_90.waits.tsv" : ""
+    printf "Written: %s.tsv, .sites.tsv, .lines.tsv%s%s and .log\n", shown, has_model ? ", .model.tsv, .source.tsv, .gfx906.s" : "",
+        nw ? ", .w32.tsv, .w32.sites.tsv, .w32.lines.tsv, .sm_90.ptx" : ""
     # Per call site, in the order the kernels ran.
     if (sites != "" && (getline line < sites) > 0) {
         printf "\nPer call site (requests, bytes per request, and 64-byte segments or LDS bank cycles per request):\n"

@@ -8,15 +8,17 @@
 # and a second trace of the same run, by the wave-32 trace build
 # (build/trace-wave32/, beside the binary) with their CUs
 # (HIPCPU_COMPUTE_UNITS), run beside the first. Writes, in OUTDIR:
-#   NN-name.tsv         one row per kernel: the counters, the model's terms and times
+#   NN-name.tsv         one row per kernel: the counters, the model's times and where they went
 #   NN-name.sites.tsv   one row per call site (file:line) and memory space
 #   NN-name.lines.tsv   how often a wave ran each source line, per kernel
-#   NN-name.model.tsv   the model, one row per kernel and device
-#   NN-name.mix.tsv, NN-name.waits.tsv  its compiled-code facts (isa_facts.awk)
+#   NN-name.model.tsv   the model (the simulation), one row per kernel and device
+#   NN-name.source.tsv  the source view: each line's share of its kernel's simulated cycles, by what held them
+#   NN-name.gfx906.s, NN-name.sm_90.ptx  the compiled code it simulated
+#   NN-name.terms.tsv   the previous model (a maximum of terms), beside it while it is judged
+#   NN-name.mix.tsv, NN-name.waits.tsv  the terms' compiled-code facts (isa_facts.awk)
 #   NN-name.w32.tsv, .w32.sites.tsv, .w32.lines.tsv  the wave-32 trace's
 #                       counters, sites and lines (the warp-32 devices' counts)
 #   NN-name.sm_90.mix.tsv, NN-name.sm_90.waits.tsv  nvcc's facts (ptx_facts.awk)
-#   NN-name.source.tsv  the source view: each line's share of its kernel's binding term
 #   NN-name.log         the trainer's own output
 # The model needs hipcc (the gfx906 assembly says what the waves issue);
 # without it the counts come alone, with a note. Without nvcc or the wave-32
@@ -36,7 +38,7 @@
 # rounds of HIPCPU_COMPUTE_UNITS blocks, and scale the counts to the grid
 # (HIPCPU_SAMPLE_BLOCKS; common/cpu/README.md, "Sampling"); empty or 0: every block;
 # MODEL_DEVICES: the device table (default common/cpu/model/devices.tsv);
-# TIMEMODEL: the model's program (default: build/tools/timemodel);
+# TIMESIM, TIMEMODEL: the model's programs (default: build/tools/timesim, build/tools/timemodel);
 # NVCC: nvcc (default: on the PATH, else /usr/local/cuda/bin/nvcc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,6 +65,7 @@ if [ -z "$source" ]; then
     done
 fi
 timemodel=${TIMEMODEL:-$root/build/tools/timemodel}
+timesim=${TIMESIM:-$root/build/tools/timesim}
 devices=${MODEL_DEVICES:-$root/common/cpu/model/devices.tsv}
 note=
 if [ "$wave" != 64 ]; then
@@ -73,6 +76,8 @@ elif ! command -v "${HIPCC:-hipcc}" >/dev/null; then
     note="no model: it reads the gfx906 assembly, and ${HIPCC:-hipcc} is not installed (make resources installs it as root)"
 elif [ ! -x "$timemodel" ]; then
     note="no model: $timemodel is not built (make $timemodel)"
+elif [ ! -x "$timesim" ]; then
+    note="no model: $timesim is not built (make $timesim)"
 fi
 
 # The devices by wave size: those of 64 read hipcc's gfx906 code and this
@@ -254,10 +259,9 @@ elif [ -z "$note" ]; then
 else
     printf 'kernel\tdevice\n' >"$run/model.tsv" # a header alone: profile.awk reads its two files in order
 fi
-# The simulation (common/cpu/model/sim.h) beside the terms, while it is judged: each device from its
-# own code, against the same counts, into NN-name.sim.tsv (and per source line, NN-name.sim-lines.tsv).
-# A simulation that fails says so and leaves the terms' model as it is.
-timesim=${TIMESIM:-$root/build/tools/timesim}
+# The time model: a simulation of each device's own code (common/cpu/model/sim.h) against the same
+# counts, into NN-name.model.tsv, and per source line, the source view's NN-name.source.tsv. The terms
+# above (the previous model) stay beside it in NN-name.terms.tsv while it is judged against them.
 simulate() {
     local code_dir=$sim_code_dir
     bash "$root/common/cpu/model/code_names.sh" "$code_dir/isa.gfx906.s" >"$work/gcn.names" &&
@@ -274,8 +278,14 @@ simulate() {
 }
 sim_code_dir=$run
 [ -z "${PROFILE_SLICES:-}" ] || sim_code_dir=$work/a
-if [ -z "$note" ] && [ -x "$timesim" ] && ! simulate; then
-    echo "profile: the simulation failed (above); the terms' model stands" >&2
+rm -f "$run/shares.tsv" # the terms' source view: the simulation's replaces it
+if [ -z "$note" ] && simulate; then
+    mv "$run/model.tsv" "$run/terms.tsv"
+    mv "$run/sim.tsv" "$run/model.tsv"
+    mv "$run/sim-lines.tsv" "$run/source.tsv"
+elif [ -z "$note" ]; then
+    note="no model: the simulation failed (its messages are above); the counts come alone"
+    printf 'kernel\tdevice\n' >"$run/model.tsv"
     rm -f "$run/sim.tsv" "$run/sim-lines.tsv"
 fi
 warp32_counters=
@@ -284,9 +294,9 @@ awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$ru
     -v sites="$run/sites.tsv" -v seconds="$seconds" -v note="$note" -v shown="$outdir/$chapter" -v scaled="$scaled" \
     -v warp32="$warp32_counters" -v warp32_cus="$warp32_cus" -v model_note="$model_note" \
     -f "$here/profile.awk" "$run/model.tsv" "$run/raw.tsv"
-if [ -s "$run/shares.tsv" ] && [ -z "${PROFILE_NO_SOURCE_VIEW:-}" ]; then
-    awk -F'\t' -v root="$root" -v source="$source" -v warp32="${split:+${warp32_devices%%,*}}" \
-        -f "$here/source_view.awk" "$run/shares.tsv" "$run/lines.tsv"
+if [ -s "$run/source.tsv" ] && [ -z "${PROFILE_NO_SOURCE_VIEW:-}" ]; then
+    awk -F'\t' -v root="$root" -v source="$source" -v warp32="${split:+${warp32_devices%%,*}}" -v counters="$run/raw.tsv" \
+        -f "$here/source_view.awk" "$run/source.tsv" "$run/lines.tsv"
 fi
 # The set replaces the last one whole: each file this run made is moved into place, and one it did not
 # make (the model's inputs and source view, without hipcc or at wave 32; the wave-32 trace's and nvcc's
@@ -295,7 +305,6 @@ fi
 # --code-for h100,h200 DEVICES NN.w32.tsv NN.sm_90.mix.tsv NN.sm_90.waits.tsv).
 mv "$run/isa.mix.tsv" "$run/mix.tsv" 2>/dev/null || true
 mv "$run/isa.waits.tsv" "$run/waits.tsv" 2>/dev/null || true
-mv "$run/shares.tsv" "$run/source.tsv" 2>/dev/null || true
 if [ -z "$note" ] && [ -n "$split" ]; then
     mv "$run/w32/raw.tsv" "$run/w32.tsv"
     mv "$run/w32/sites.tsv" "$run/w32.sites.tsv"
@@ -306,10 +315,10 @@ fi
 # The compiled code the simulation read, to rerun it (build/tools/timesim --code gcn NN.gfx906.s ...).
 for code in gfx906.s sm_90.ptx; do
     case $code in gfx906.s) from=$sim_code_dir/isa.gfx906.s ;; *) from=$sim_code_dir/ptx.sm_90.ptx ;; esac
-    if [ -f "$from" ] && [ -f "$run/sim.tsv" ]; then mv -f "$from" "$outdir/$chapter.$code"; else rm -f "$outdir/$chapter.$code"; fi
+    if [ -f "$from" ] && [ -f "$run/source.tsv" ]; then mv -f "$from" "$outdir/$chapter.$code"; else rm -f "$outdir/$chapter.$code"; fi
 done
 mv "$run/log" "$run/log.tsv"
-for part in sampling sites lines model sim sim-lines mix waits w32 w32.sites w32.lines sm_90.mix sm_90.waits source log table; do
+for part in sampling sites lines model terms mix waits w32 w32.sites w32.lines sm_90.mix sm_90.waits source log table; do
     name=$outdir/$chapter.$part.tsv
     case $part in table) name=$outdir/$chapter.tsv ;; log) name=$outdir/$chapter.log ;; esac
     if [ -f "$run/$part.tsv" ]; then

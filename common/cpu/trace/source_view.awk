@@ -1,15 +1,15 @@
 # make profile-N's source view: per kernel, the source lines that cost
-# something, each with its share of the term that binds the kernel on each
-# device (gfx906, H100, H200) and its counters, as a profiler's source view
-# shows them.
-# Inputs, in order: the time model's per-line table (timemodel's SHARES.tsv,
-# the devices in the order they come), the trace's per-line wave runs
+# something, each with its share of the kernel's simulated cycles on each
+# device (gfx906, H100, H200), what held gfx906's waves there, and how often a
+# wave ran it, as a profiler's source view shows them.
+# Inputs, in order: the simulation's per-line table (timesim --lines: the
+# devices in the order they come), the trace's per-line wave runs
 # (HIPCPU_PROFILE_LINES). Variables: root (the repository), source (the
-# kernels' file: bare file names resolve to it), warp32 (a device modelled on
-# nvcc's code and the wave-32 trace, whose instructions and waits per warp
-# are shown beside gfx906's per wave; empty: none).
-# A line is shown when it holds at least 1% of the binding term on any
-# device, or a wave or warp waits on its loads at least once.
+# kernels' file: bare file names resolve to it), warp32 (a device simulated
+# on nvcc's code and the wave-32 trace, whose instructions per warp are shown
+# beside gfx906's per wave; empty: none), counters (the trace's counters
+# table, for each kernel's traced waves).
+# A line is shown when it holds at least 1% of its kernel's cycles on any device.
 
 function key(location) { sub(/.*\//, "", location); return location }
 function number(location) { sub(/.*:/, "", location); return location + 0 }
@@ -41,47 +41,73 @@ function text_of(location,    file, n, wanted, line, got) {
 }
 function pct(x) { return x >= 0.0005 ? sprintf("%.0f%%", 100 * x) : "-" }
 function count(x) { return x == "" ? "-" : sprintf("%.1f", x) }
-function waited(x) { return x >= 0.05 ? sprintf("%.1f", x) : "-" }
+# The waves the trace counted for kernel k, from the counters table (its "waves" column).
+function traced_waves(k,    line, f, nf, i, c) {
+    if (!loaded) {
+        loaded = 1
+        while ((getline line < counters) > 0) {
+            nf = split(line, f, "\t")
+            if (!c) { for (i = 1; i <= nf; i++) if (f[i] == "waves") c = i; if (!c) break; continue }
+            traced[f[1]] = f[c]
+        }
+        close(counters)
+    }
+    return traced[k] > 0 ? traced[k] : ""
+}
 
 FNR == 1 { file++; for (i = 1; i <= NF; i++) col[file, $i] = i; next }
 file == 1 {
     k = $col[1, "kernel"]; d = $col[1, "device"]; loc = $col[1, "line"]
+    if (loc == "-") next # code with no source line
     if (!(k in seen)) { seen[k] = 1; kernels[++nk] = k }
     if (!(d in seen_device)) { seen_device[d] = 1; devices[++ndev] = d }
     id = k SUBSEP key(loc)
     if (!(id in where)) { where[id] = loc; order[k, ++nl[k]] = id }
     if (loc ~ /\//) where[id] = loc
-    share[id, d] = $col[1, "share"]; bound[k, d] = $col[1, "binding"]
-    instr[id, d] = $col[1, "instructions_per_wave"]; trips[id, d] = $col[1, "round_trips_per_wave"]
-    waves[k, d] = $col[1, "traced_waves"]
+    share[id, d] = $col[1, "share"]; instr[id, d] = $col[1, "instructions_per_wave"]
+    # What held the waves on this line, and in the kernel ("other": another wave issued, so the SIMD was busy).
+    top = ""
+    for (t = 1; t in stalls; t++) {
+        x = $col[1, stalls[t]] + (stalls[t] == "issue" ? $col[1, "other"] : 0)
+        held[k, d, stalls[t]] += x
+        if (top == "" || x > best) { top = stalls[t]; best = x }
+    }
+    held_by[id, d] = $col[1, "share"] > 0 ? sprintf("%s %.0f%%", top, 100 * best / $col[1, "share"]) : "-"
     next
 }
 { runs[$col[2, "kernel"] SUBSEP key($col[2, "line"])] = $col[2, "wave_runs"] }
+function bound_of(k, d,    t, top, best) {
+    top = ""
+    for (t = 1; t in stalls; t++)
+        if (top == "" || held[k, d, stalls[t]] > best) { top = stalls[t]; best = held[k, d, stalls[t]] }
+    return top
+}
+BEGIN { split("issue pipe dependency memory lds scalar barrier", stalls, " ") }
 END {
     if (!nk) exit
     wide = devices[1] # the device of the wave-64 trace and hipcc's code (gfx906)
     if (warp32 != "" && !(warp32 in seen_device)) warp32 = ""
-    printf "\nSource view: each line's share of the term that binds its kernel on each device; how often a\n"
-    printf "wave ran it in the trace and the %s instructions it issued and loads it waited on, per wave", wide
-    if (warp32 != "")
-        printf ";\nand %s's (nvcc's sm_90 code, the wave-32 trace) per warp of 32, warp-instr and warp-waits", shown_name(warp32)
+    printf "\nSource view: each line's share of its kernel's simulated cycles on each device, what held %s's\n", wide
+    printf "waves there (issue: issuing, or another wave issuing), how often a wave ran it in the trace, and\n"
+    printf "the %s instructions it issued per wave", wide
+    if (warp32 != "") printf " (warp-instr: %s's, nvcc's sm_90 code, per warp of 32)", shown_name(warp32)
     printf ":\n"
     for (x = 1; x <= nk; x++) {
         k = kernels[x]
         title = ""
-        for (j = 1; j <= ndev; j++) title = title (j > 1 ? ", " : "") bound[k, devices[j]] " on " shown_name(devices[j])
+        for (j = 1; j <= ndev; j++) title = title (j > 1 ? ", " : "") bound_of(k, devices[j]) " on " shown_name(devices[j])
         printf "\n  %s: bound by %s\n", k, title
         header = sprintf("  %5s", "line")
         for (j = 1; j <= ndev; j++) header = header sprintf(" %6s", shown_name(devices[j]))
-        header = header sprintf(" %9s %8s %7s", "runs/wave", "instr", "waits")
-        if (warp32 != "") header = header sprintf(" %10s %10s", "warp-instr", "warp-waits")
+        header = header sprintf(" %-16s %9s %8s", "held by", "runs/wave", "instr")
+        if (warp32 != "") header = header sprintf(" %10s", "warp-instr")
         print header "  source"
         # This kernel's lines, by line number.
         n = 0
         for (j = 1; j <= nl[k]; j++) {
             id = order[k, j]
             keep = 0
-            for (q = 1; q <= ndev; q++) if (share[id, devices[q]] >= 0.01 || trips[id, devices[q]] >= 1) keep = 1
+            for (q = 1; q <= ndev; q++) if (share[id, devices[q]] >= 0.01) keep = 1
             if (keep) list[++n] = id
         }
         for (a = 2; a <= n; a++) {
@@ -91,13 +117,13 @@ END {
         }
         for (a = 1; a <= n; a++) {
             id = list[a]
-            r = (id in runs) && waves[k, wide] > 0 ? sprintf("%.1f", runs[id] / waves[k, wide]) : "-"
+            r = (id in runs) && traced_waves(k) != "" ? sprintf("%.1f", runs[id] / traced_waves(k)) : "-"
             name = key(where[id]); sub(/:[0-9]+$/, "", name)
             shown = name == key(source) ? number(where[id]) : key(where[id])
             row = sprintf("  %5s", shown)
             for (j = 1; j <= ndev; j++) row = row sprintf(" %6s", pct(share[id, devices[j]]))
-            row = row sprintf(" %9s %8s %7s", r, count(instr[id, wide]), waited(trips[id, wide]))
-            if (warp32 != "") row = row sprintf(" %10s %10s", count(instr[id, warp32]), waited(trips[id, warp32]))
+            row = row sprintf(" %-16s %9s %8s", held_by[id, wide], r, count(instr[id, wide]))
+            if (warp32 != "") row = row sprintf(" %10s", count(instr[id, warp32]))
             print row "  " text_of(where[id])
         }
     }
