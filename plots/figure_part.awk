@@ -3,14 +3,14 @@
 #   parts: the parts to print, in this order, a blank line between them:
 #          counters  the title line and the counter table
 #          model     the time model's table
-#          why       the binding term and the terms' shares, per kernel and device
+#          why       what binds and where a wave's cycles went, per kernel and device
 #          sites     the per-call-site table, one row per site, buffer and kind
 #                    (an unrolled line's copies are one row: the first copy)
 #          source    the source view
 #          Each may name kernels after a colon, e.g. sites:gradient,update
 #   shape: 0 prints the parts as they are; 1 prints what of them does not
 #          depend on the image count (the check on a small slice): numbers
-#          become #, and what binds, the terms' shares and the source view's
+#          become #, and what binds, the cycles' shares and the source view's
 #          shares are left out. A number inside a name (train.hip:84) stays.
 #          In the source view only the line and its source text stay.
 # The title's measured seconds ("; 94 s)") are left out in both: they are
@@ -96,7 +96,7 @@ section == "model" && (/^[a-z_0-9]+ +[0-9]/ || /^one iteration/) {
     if (keep) emit("why", shape ? first_words($0, 2) : $0)
     next
 }
-section == "why" && /^ +terms:/ { if (keep && !shape) emit("why", $0); next }
+section == "why" && /^ +cycles:/ { if (keep && !shape) emit("why", $0); next }
 /^  kernel +site +buffer / { section = "sites"; current = "sites"; emit("sites", shape ? mask($0) : $0); next }
 section == "sites" && /^  [a-z_0-9]+ +[^ ]+:[0-9]+ / {
     key = $1 " " $2 " " $3 " " $4 " " $5

@@ -148,7 +148,7 @@ END {
                 line = ""
                 for (t = 1; t in stalls; t++)
                     if (m[k, d, stalls[t]] >= 0.005) line = line sprintf(" %s %.0f%%", stalls[t], 100 * m[k, d, stalls[t]])
-                printf "  " kfmt " %-6s %s; %s instructions per wave\n", "", "", substr(line, 2), m[k, d, "instructions_per_wave"]
+                printf "  " kfmt " %-6s cycles:%s; %s instructions per wave\n", "", "", line, m[k, d, "instructions_per_wave"]
             }
         }
         printf "other: ready, but another wave issued.\n"

@@ -72,7 +72,7 @@ file == 1 {
         held[k, d, stalls[t]] += x
         if (top == "" || x > best) { top = stalls[t]; best = x }
     }
-    held_by[id, d] = $col[1, "share"] > 0 ? sprintf("%s %.0f%%", top, 100 * best / $col[1, "share"]) : "-"
+    held_by[id, d] = $col[1, "share"] > 0 ? top : "-"
     next
 }
 { runs[$col[2, "kernel"] SUBSEP key($col[2, "line"])] = $col[2, "wave_runs"] }
@@ -88,7 +88,7 @@ END {
     wide = devices[1] # the device of the wave-64 trace and hipcc's code (gfx906)
     if (warp32 != "" && !(warp32 in seen_device)) warp32 = ""
     printf "\nSource view: each line's share of its kernel's simulated cycles on each device, what held %s's\n", wide
-    printf "waves there (issue: issuing, or another wave issuing), how often a wave ran it in the trace, and\n"
+    printf "waves there longest (held-by; issue: issuing, or another wave issuing), how often a wave ran it in the trace, and\n"
     printf "the %s instructions it issued per wave", wide
     if (warp32 != "") printf " (warp-instr: %s's, nvcc's sm_90 code, per warp of 32)", shown_name(warp32)
     printf ":\n"
@@ -99,7 +99,7 @@ END {
         printf "\n  %s: bound by %s\n", k, title
         header = sprintf("  %5s", "line")
         for (j = 1; j <= ndev; j++) header = header sprintf(" %6s", shown_name(devices[j]))
-        header = header sprintf(" %-16s %9s %8s", "held by", "runs/wave", "instr")
+        header = header sprintf(" %-10s %9s %8s", "held-by", "runs/wave", "instr")
         if (warp32 != "") header = header sprintf(" %10s", "warp-instr")
         print header "  source"
         # This kernel's lines, by line number.
@@ -122,7 +122,7 @@ END {
             shown = name == key(source) ? number(where[id]) : key(where[id])
             row = sprintf("  %5s", shown)
             for (j = 1; j <= ndev; j++) row = row sprintf(" %6s", pct(share[id, devices[j]]))
-            row = row sprintf(" %-16s %9s %8s", held_by[id, wide], r, count(instr[id, wide]))
+            row = row sprintf(" %-10s %9s %8s", held_by[id, wide] == "" ? "-" : held_by[id, wide], r, count(instr[id, wide]))
             if (warp32 != "") row = row sprintf(" %10s", count(instr[id, warp32]))
             print row "  " text_of(where[id])
         }
