@@ -338,6 +338,71 @@ static void test_walk_follows_the_counts(void **state) {
     code_free(&f);
 }
 
+/* A rotated loop, as hipcc lays out chapter 05's forward: the body's end
+ * branches back to the loop's top on its last trip and otherwise falls into
+ * the next tile's fetch, which then jumps back too. Runs: top 4 (3 trips and
+ * the exit), body 3, fetch 2. The wave goes forward into the fetch on trips 1
+ * and 2 and back on trip 3: 4 x 2 + 3 x 2 + 2 x 2 + 1 = 19 instructions. A
+ * walk that always takes the back edge never fetches: 15. */
+static void test_walk_enters_the_fetch_before_the_back_edge(void **state) {
+    (void)state;
+    ModelDevice d = round_device(0);
+    CodeFile f;
+    code_init(&f, CODE_KIND_GCN, "round");
+    CodeKernel *k = code_add_kernel(&f, "rotated");
+    CodeInsn v = insn("v_add_f32", CODE_PIPE_VALU, CODE_MEM_NONE, 0);
+    CodeInsn cond = insn("s_cbranch_scc1", CODE_PIPE_BRANCH, CODE_MEM_NONE, 0);
+    cond.conditional = 1;
+    CodeInsn jump = insn("s_branch", CODE_PIPE_BRANCH, CODE_MEM_NONE, 0);
+    code_add_label(k, "top");
+    code_add_insn(k, &v, NULL);
+    code_add_insn(k, &cond, "exit"); /* all trips done */
+    code_add_insn(k, &v, NULL);       /* the body */
+    code_add_insn(k, &cond, "top");   /* the last trip: no next tile */
+    CodeInsn load = insn("global_load_dword", CODE_PIPE_VMEM, CODE_MEM_GLOBAL_LOAD, 4);
+    code_add_insn(k, &load, NULL);    /* the next tile's fetch */
+    code_add_insn(k, &jump, "top");
+    code_add_label(k, "exit");
+    end_kernel(k);
+    double runs[4] = {4, 3, 2, 1};
+    SimResult r = run(&d, &f, 0, runs, NULL, 1, 64);
+    assert_true(fabs(r.instructions_per_wave - 19) < 1e-9);
+    code_free(&f);
+}
+
+/* A loop in a loop, as a tile loop holds an image loop: 3 tiles, 6 inner
+ * trips in all. The inner loop loads from L2 (100 cycles) without waiting;
+ * each tile then waits for its loads. The wave spreads the inner trips over
+ * the tiles, 2 each: 3 x 1 + 6 x 2 + 3 x 2 + 1 = 22 instructions and three
+ * waits of about 100 cycles. All 6 in the first tile would wait once, and
+ * the later tiles would still fall into the inner loop: 26 instructions. */
+static void test_inner_loop_trips_spread_over_the_outer(void **state) {
+    (void)state;
+    ModelDevice d = round_device(0);
+    CodeFile f;
+    code_init(&f, CODE_KIND_GCN, "round");
+    CodeKernel *k = code_add_kernel(&f, "nested");
+    CodeInsn v = insn("v_add_f32", CODE_PIPE_VALU, CODE_MEM_NONE, 0);
+    CodeInsn load = insn("global_load_dword", CODE_PIPE_VMEM, CODE_MEM_GLOBAL_LOAD, 4);
+    CodeInsn again = insn("s_cbranch_scc1", CODE_PIPE_BRANCH, CODE_MEM_NONE, 0);
+    again.conditional = 1;
+    CodeInsn wait = insn("s_waitcnt", CODE_PIPE_WAIT, CODE_MEM_NONE, 0);
+    wait.wait[CODE_WAIT_VM] = 0;
+    code_add_label(k, "tile");
+    code_add_insn(k, &v, NULL);
+    code_add_label(k, "image");
+    code_add_insn(k, &load, NULL);
+    code_add_insn(k, &again, "image");
+    code_add_insn(k, &wait, NULL);
+    code_add_insn(k, &again, "tile");
+    end_kernel(k);
+    double runs[4] = {3, 6, 3, 1};
+    SimResult r = run(&d, &f, 0, runs, NULL, 1, 64);
+    assert_true(fabs(r.instructions_per_wave - 22) < 1e-9);
+    assert_true(r.cycles_per_launch > 300 && r.cycles_per_launch < 420);
+    code_free(&f);
+}
+
 /* PTX as ptxas issues it: the loads of a block first, as far as their
  * registers and the memory order allow. ld r10; add r1 += r10; ld r11;
  * add r1 += r11; st; ld r12 becomes ld, ld, add, add, st, ld: the last load
@@ -470,7 +535,8 @@ int main(void) {
         cmocka_unit_test(test_barrier_phases_add),         cmocka_unit_test(test_loads_in_flight),
         cmocka_unit_test(test_reuse_distance_sets_the_level), cmocka_unit_test(test_walk_follows_the_counts),
         cmocka_unit_test(test_loads_hoisted_in_ptx),   cmocka_unit_test(test_long_loops_are_sampled),
-        cmocka_unit_test(test_unrolled_loop_and_its_remainder),
+        cmocka_unit_test(test_unrolled_loop_and_its_remainder), cmocka_unit_test(test_walk_enters_the_fetch_before_the_back_edge),
+        cmocka_unit_test(test_inner_loop_trips_spread_over_the_outer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

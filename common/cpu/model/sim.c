@@ -33,6 +33,7 @@ typedef struct {
     int pc, cur;              /* instruction index; its block */
     int *remaining;           /* runs of each block still to go */
     int *initial;             /* and at its start */
+    int *trips;               /* per loop header: its trips since the wave last entered the loop */
     double next_issue;        /* no earlier, by its own issue cadence */
     double last_issue;        /* when it last issued (or arrived) */
     double memory_done;       /* when the last of its memory instructions is done (stores too) */
@@ -128,6 +129,7 @@ static void wave_start(Sim *s, Wave *w, int block_slot, int simd, int first_of_b
             w->remaining[b] = runs_for_wave(rest, s->wave_counter);
         }
         w->initial[b] = w->remaining[b];
+        w->trips[b] = 0;
         total += w->remaining[b];
     }
     s->wave_counter++;
@@ -160,8 +162,9 @@ static double work_reached(const Sim *s, const Wave *w, int x) {
 
 /* The block a wave goes to after block b, by the branch and what is left of
  * each block's runs: the deeper of two blocks in loops (staying in a loop,
- * or entering an inner one) while it has runs left, a back edge, else the
- * larger share of runs left. -1: the wave ends. */
+ * or entering an inner one) while it has runs left, a back edge once the
+ * block ahead needs fewer visits than this branch has left, else the larger
+ * share of runs left. -1: the wave ends. */
 static int next_block(const Sim *s, const Wave *w, int b) {
     const CodeKernel *k = s->k;
     const CodeBlock *blk = &k->blocks[b];
@@ -171,10 +174,21 @@ static int next_block(const Sim *s, const Wave *w, int b) {
     if (last->pipe != CODE_PIPE_BRANCH) return f;
     int t_left = t >= 0 && w->remaining[t] > 0, f_left = f >= 0 && w->remaining[f] > 0;
     if (t_left && f_left) {
-        /* Stay in a loop (or go into an inner one) while it has runs left; then a back edge. */
-        if (k->blocks[t].loop_depth != k->blocks[f].loop_depth)
-            return k->blocks[t].loop_depth > k->blocks[f].loop_depth ? t : f;
-        if (t <= b) return t;
+        /* Go into an inner loop; stay in one for this entry's share of its trips: the trips left,
+         * with those done since it was entered, spread evenly over the times the wave still leaves
+         * it (a tile loop's images per tile, not all of them in the first tile). */
+        if (k->blocks[t].loop_depth != k->blocks[f].loop_depth) {
+            int in = k->blocks[t].loop_depth > k->blocks[f].loop_depth ? t : f, out = in == t ? f : t;
+            int loop = k->blocks[in].loop_header;
+            if (loop >= 0 && k->blocks[b].loop_header == loop) {
+                double done = w->trips[loop], left = w->remaining[in], exits = w->remaining[out];
+                if (done >= (done + left) / exits) return out;
+            }
+            return in;
+        }
+        /* A back edge, unless the block ahead still needs as many visits as this branch has left: a
+         * guarded part of the body (the next tile's loads, skipped on the last trip) comes first. */
+        if (t <= b) return w->remaining[f] >= w->remaining[b] ? f : t;
         double rt = w->initial[t] > 0 ? (double)w->remaining[t] / w->initial[t] : 0;
         double rf = w->initial[f] > 0 ? (double)w->remaining[f] / w->initial[f] : 0;
         if (rt != rf) return rt > rf ? t : f;
@@ -404,6 +418,11 @@ static void issue(Sim *s, Wave *w, double t, double *stall_sum) {
             return;
         }
         if (s->walk_trace && w->age == 0) fprintf(stderr, "walk: %d -> %d\n", w->cur, next);
+        /* A loop's trips since the wave entered it: a header reached from inside the loop is a trip more. */
+        if (k->blocks[next].loop_header == next) {
+            int back = k->blocks[w->cur].loop_header == next || k->blocks[w->cur].loop_depth > k->blocks[next].loop_depth;
+            w->trips[next] = back ? w->trips[next] + 1 : 1;
+        }
         w->cur = next;
         w->remaining[next]--;
         w->pc = k->blocks[next].first;
@@ -553,7 +572,8 @@ int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *e
         for (int i = 0; i < s.nwaves_max && ok; i++) {
             s.waves[i].remaining = calloc((size_t)k->nblocks + 1, sizeof(int));
             s.waves[i].initial = calloc((size_t)k->nblocks + 1, sizeof(int));
-            ok = s.waves[i].remaining != NULL && s.waves[i].initial != NULL;
+            s.waves[i].trips = calloc((size_t)k->nblocks + 1, sizeof(int));
+            ok = s.waves[i].remaining != NULL && s.waves[i].initial != NULL && s.waves[i].trips != NULL;
             if (ok && s.nvidia) {
                 s.waves[i].reg_ready = calloc((size_t)s.nregs + 1, sizeof(double));
                 s.waves[i].reg_kind = calloc((size_t)s.nregs + 1, 1);
@@ -676,6 +696,7 @@ int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *e
     for (int i = 0; s.waves && i < s.nwaves_max; i++) {
         free(s.waves[i].remaining);
         free(s.waves[i].initial);
+        free(s.waves[i].trips);
         free(s.waves[i].reg_ready);
         free(s.waves[i].reg_kind);
     }

@@ -266,6 +266,9 @@ int main(int argc, char **argv) {
             if (view && !cycles) tsv_die("timesim", "out of memory");
             launch.insn_cycles = cycles;
             if (sim_kernel(&devices[d], &launch, &r, err, sizeof err) != 0) tsv_die(code_path, err);
+            if (getenv("TIMESIM_DEBUG"))
+                fprintf(stderr, "%s %s: %.0f DRAM and %.0f L2 bytes on the busiest CU, loop share %.3f\n", k->name,
+                        devices[d].name, r.dram_bytes_per_cu, r.l2_bytes_per_cu, r.loop_share);
             if (view) write_lines(view, ck, devices[d].name, cycles, runs);
             free(cycles);
             const ModelDevice *dev = &devices[d];

@@ -95,7 +95,7 @@ rm -f "$out/report"/*.tsv
 for table in "${tables[@]}"; do
     base=$(basename "$table")
     awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "kernel", "device", "model_ms", "binding"; next }
-        { b = $c["binds"]; sub(/:.*/, "", b); gsub(/ /, "_", b); print $c["kernel"], $c["device"], $c["sim_ms"], b }' \
+        { print $c["kernel"], $c["device"], $c["model_ms"], $c["binding"] }' \
         "$table" >"$out/report/${base/.sim/.model}"
 done
 awk -F'\t' -v held="$held" '/^#/ || $1 == "file" || index(held, "|" $3 "|") == 0' "$here/kernels.tsv" >"$out/kernels.tsv"
