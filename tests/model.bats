@@ -10,7 +10,7 @@
 load helpers
 load model_helpers
 
-@test "model: chapters 04 and 05 compile to the same gradient, and the model gives it the same time" {
+@test "model: chapters 04 and 05 compile to the same gradient, and the model gives it the same time within 2%" {
     local four five a b
     four=$(profile 04 1024)
     five=$(profile 05 1024)
@@ -24,7 +24,7 @@ load model_helpers
         a=$(value "$four" gradient "$device" model_ms)
         b=$(value "$five" gradient "$device" model_ms)
         echo "$device gradient: 04 $a ms, 05 $b ms"
-        awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && (a > b ? a - b : b - a) < 0.01 * a) }'
+        awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && (a > b ? a - b : b - a) < 0.02 * a) }'
     done
 }
 
