@@ -91,7 +91,8 @@ HIP
 @test "model: the H100 and H200 rows read nvcc's code: chapter 01's gradient unrolled 4x, chapter 07's grid at 132 SMs" {
     local p
     p=$(profile 01 1024)
-    [ -s "$p.sm_90.ptx" ] && [ -s "$p.gfx906.s" ]
+    [ -s "$p.sm_90.ptx" ]
+    [ -s "$p.gfx906.s" ]
     [ "$(awk -F'\t' '$1 == "gradient"' "$p.model.tsv" | cut -f 2 | tr '\n' ' ')" = "gfx906 h100 h200 " ]
     # hipcc keeps the gradient's loop rolled (a wait per image); nvcc unrolls it 4x and the loads
     # of a trip go out together: the H100's warps wait on memory for a smaller share of a longer
