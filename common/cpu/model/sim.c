@@ -486,15 +486,19 @@ static int by_time(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-double sim_resident_blocks(const ModelDevice *d, const SimLaunch *L) {
+double sim_block_capacity(const ModelDevice *d, const SimLaunch *L) {
     if (!(L->blocks > 0) || !(L->threads > 0)) return 1;
-    double launches = L->launches > 0 ? L->launches : 1;
     double waves_per_block = ceil(L->threads / L->blocks / d->wave_size);
     double occupancy = L->waves_per_simd > 0 ? fmin(L->waves_per_simd, d->max_waves_per_simd) : d->max_waves_per_simd;
     /* On GCN the block limit binds only blocks of more than one wave (they take a barrier resource each). */
     double block_limit = waves_per_block > 1 ? d->max_blocks_per_cu : d->max_one_wave_blocks_per_cu;
-    double resident = fmax(1, fmin(block_limit, floor(occupancy * d->simds_per_cu / waves_per_block)));
-    return fmin(resident, ceil(L->blocks / launches / d->compute_units));
+    return fmax(1, fmin(block_limit, floor(occupancy * d->simds_per_cu / waves_per_block)));
+}
+
+double sim_resident_blocks(const ModelDevice *d, const SimLaunch *L) {
+    if (!(L->blocks > 0) || !(L->threads > 0)) return 1;
+    double launches = L->launches > 0 ? L->launches : 1;
+    return fmin(sim_block_capacity(d, L), ceil(L->blocks / launches / d->compute_units));
 }
 
 int sim_kernel(const ModelDevice *d, const SimLaunch *L, SimResult *out, char *err, size_t err_size) {

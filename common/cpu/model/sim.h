@@ -123,7 +123,9 @@ typedef struct {
                                    before each instruction issued, by what held them (the source view) */
 } SimLaunch;
 
-/* Blocks at a time on a CU: its wave slots at the compiler's occupancy, the device's block limit, the grid. */
+/* Blocks a CU can hold at once: its wave slots at the compiler's occupancy, the device's block limit. */
+double sim_block_capacity(const ModelDevice *d, const SimLaunch *launch);
+/* Blocks at a time on a CU: that capacity, or fewer where the grid has fewer. */
 double sim_resident_blocks(const ModelDevice *d, const SimLaunch *launch);
 
 /* 0, or -1 with a message in err (a launch with no blocks, a walk that cannot end). */

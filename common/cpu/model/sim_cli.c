@@ -275,11 +275,9 @@ int main(int argc, char **argv) {
             /* The floor: the kernel's unique bytes at DRAM's bandwidth or its FP32 operations at peak, plus launches. */
             double floor_ms = fmax(k->unique_bytes / (dev->dram_gbps * 1e9), flops / (dev->fp32_tflops * 1e12)) * 1e3 +
                               r.launch_ms;
-            /* Fill: a launch's blocks against the blocks all CUs hold at once (as launch_capacity says). */
-            SimLaunch capacity = launch;
-            capacity.blocks *= 1e9, capacity.threads *= 1e9;
+            /* Fill: a launch's blocks against the blocks all CUs hold at once. */
             double fill = launch.blocks / (launch.launches > 0 ? launch.launches : 1) /
-                          (dev->compute_units * sim_resident_blocks(dev, &capacity));
+                          (dev->compute_units * sim_block_capacity(dev, &launch));
             printf("%s\t%s\t%.6f\t%.6f\t%s\t%.4f\t%.6f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.3f", k->name,
                    dev->name, r.ms, floor_ms, binding(&r), fill, r.launch_ms, flops, r.cycles_per_launch, r.blocks_per_cu,
                    r.resident_blocks, r.simulated_blocks, r.waves_per_simd, r.instructions_per_wave, r.issue_share);
