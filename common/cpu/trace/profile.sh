@@ -53,7 +53,10 @@ mkdir -p "$outdir"
 # Everything is made under a work folder and moved into place at the end: a
 # failed profile leaves the last good one whole.
 work=$(mktemp -d "$outdir/.profile-$chapter.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# A wave-32 trace still running in the background (trace) is stopped first: left alone, it goes on
+# writing into the work folder after it is removed.
+warp32_pid=
+trap '[ -z "$warp32_pid" ] || { kill "$warp32_pid" 2>/dev/null || true; wait "$warp32_pid" 2>/dev/null || true; }; rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 wave=64
@@ -165,12 +168,12 @@ trace_warp32() {
 # the wave-32 one beside it, in the background); then, with the model on,
 # the compiled-code facts. Sets images (trained on) and total (in the training set).
 trace() {
-    local dir=$1 pid=
+    local dir=$1
     shift
     mkdir -p "$dir"
     if [ -n "$split" ]; then
         trace_warp32 "$dir" "$@" &
-        pid=$!
+        warp32_pid=$!
     fi
     run_trace "$dir" "$binary" "$@"
     # The images, from the trainer's header: "dataset DIR: N training images, ...",
@@ -186,7 +189,9 @@ trace() {
         (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/raw.tsv" "$dir/isa") >&2 ||
             note="no model: hipcc could not compile $source for gfx906 (its messages are above); the counts come alone"
     fi
-    if [ -n "$pid" ]; then
+    if [ -n "$warp32_pid" ]; then
+        local pid=$warp32_pid
+        warp32_pid=
         wait "$pid" || die "the wave-32 trace of $chapter failed (its output is above)"
         if [ -f "$dir/w32/failed" ]; then
             split="" model_note="${warp32_devices//,/ and }: modelled on gfx906's code and the wave-64 counts: nvcc's facts failed (above)"
