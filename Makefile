@@ -112,10 +112,10 @@ endif
 LAYERS := mlp linear session host
 LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib%.a)
 HOST_LIB := $(BUILD)/libhost.a
-TIMEMODEL_LIB := $(BUILD)/libtimemodel.a# the time model (common/cpu/model/), for its test
+MODEL_LIB := $(BUILD)/libmodel.a# the time model (common/cpu/model/), for its tests
 $(foreach layer,$(LAYERS),$(eval $(BUILD)/lib$(layer).a: $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/$(layer)/*.c))))
-$(TIMEMODEL_LIB): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_cli.c,$(wildcard common/cpu/model/*.c)))
-$(LAYER_LIBS) $(TIMEMODEL_LIB):
+$(MODEL_LIB): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_cli.c,$(wildcard common/cpu/model/*.c)))
+$(LAYER_LIBS) $(MODEL_LIB):
 	rm -f $@ && $(AR) rcs $@ $^
 # The GPU layers, objects compiled per platform: the harness (main(), for either model, and
 # --kernel-times) on the GPU runtime, on the executor where there is no GPU
@@ -164,17 +164,11 @@ $(BUILD)/common/cpu/%.o: common/cpu/%.S
 	@mkdir -p $(@D)
 	$(call quiet,AS)$(CC) $(SAN_FLAGS) -c $< -o $@
 # The archive and the joined executor list every object they take: the quiet build shows neither command
-$(if $(V),,.SILENT: $(LAYER_LIBS) $(TIMEMODEL_LIB) $(BUILD)/executor.o $(REFERENCES))
+$(if $(V),,.SILENT: $(LAYER_LIBS) $(MODEL_LIB) $(BUILD)/executor.o $(REFERENCES))
 
-# The time model's program (common/cpu/model/): host C, the same on every platform
-TIMEMODEL := build/tools/timemodel
-$(TIMEMODEL): common/cpu/model/timemodel_cli.c common/cpu/model/timemodel.c common/cpu/model/timemodel_device.c common/cpu/model/tsv.c common/cpu/model/timemodel.h common/cpu/model/tsv.h
-	@mkdir -p $(@D)
-	$(call quiet,CC)$(CC) $(CFLAGS) $(filter %.c,$^) $(LDLIBS) -o $@
-
-# The simulation's program (common/cpu/model/sim.h): host C, the same on every platform
+# The time model's program, the simulation (common/cpu/model/sim.h): host C, the same on every platform
 TIMESIM := build/tools/timesim
-TIMESIM_SOURCES := $(filter-out %/timemodel_cli.c,$(wildcard common/cpu/model/*.c))
+TIMESIM_SOURCES := $(wildcard common/cpu/model/*.c)
 $(TIMESIM): $(TIMESIM_SOURCES) $(wildcard common/cpu/model/*.h)
 	@mkdir -p $(@D)
 	$(call quiet,CC)$(CC) $(CFLAGS) $(TIMESIM_SOURCES) $(LDLIBS) -o $@

@@ -13,7 +13,7 @@ NO_LIMITS = $(if $(COMPARE_LIMIT)$(PLOT_LIMIT),$(error make figures draws the co
 .PHONY: compare plots plot-resources figures figures-compare figures-plots readme-table readme-figures tune fuzz test
 compare: $(NEED_DATASET) plot-tools $(if $(ON_EXECUTOR),hip-tools) ## time every chapter; without a GPU, chart the time model's ms
 	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/,$(compare_dirs))
-	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory TRACE=1 $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)) $(TIMEMODEL))
+	@$(if $(COMPARE_TRACED),$(MAKE) --no-print-directory TRACE=1 $(addprefix $(TRACE_BUILD)/,$(COMPARE_TRACED)) $(TIMESIM))
 	@$(if $(and $(COMPARE_TRACED),$(filter 64,$(WAVE))),$(MAKE) --no-print-directory TRACE=1 WAVE=32 $(addprefix build/trace-wave32/,$(COMPARE_TRACED)))
 	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) --iters $(COMPARE_ITERS) \
 	  $(if $(COMPARE_TRACED),--profiles build/profile/compare --trace-build $(TRACE_BUILD)) --repeats $(REPEATS) \

@@ -8,7 +8,7 @@ TRACED_CHAPTER = $(if $(filter-out 00-%,$(CHAPTER)),,echo "no GPU chapter '$*'; 
 profile-%: ## chapter N's memory traffic and modelled time per kernel, counted on the executor (build/profile/)
 	@$(TRACED_CHAPTER)
 	@$(FETCH_DATASET)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMEMODEL) $(TIMESIM)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMESIM)
 	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 build/trace-wave32/$(CHAPTER))
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_SAMPLE=$(SAMPLE) bash common/cpu/trace/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
@@ -45,7 +45,7 @@ STANDALONE_CHECK = $(if $(FILE),$(if $(wildcard $(FILE)),true,echo "make $@: FIL
   "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
 profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
 	@$(STANDALONE_CHECK)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMEMODEL) $(TIMESIM) STANDALONE_SOURCE=$(FILE)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMESIM) STANDALONE_SOURCE=$(FILE)
 	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 $(STANDALONE_WARP32) STANDALONE_SOURCE=$(FILE))
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) $(if $(filter 64,$(WAVE)),PROFILE_WARP32_BINARY=$(STANDALONE_WARP32)) \
@@ -68,18 +68,17 @@ $(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_T
 	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
 	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
-validate-model: $(TIMEMODEL) $(TIMESIM) ## the time model (terms, then the simulation) against the measured and published times of outside kernels, development half
+validate-model: $(TIMESIM) ## the time model against the measured and published times of outside kernels, development half
 	-@$(MAKE) --no-print-directory hip-tools
-	@TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh trace
-	@TIMESIM=$(TIMESIM) bash common/cpu/model/validation/simulate.sh
-validate-heldout: $(TIMEMODEL) ## the held-out half's figures, read once per issue (ISSUE=N), on the counts validate-model kept
-	@ISSUE=$(ISSUE) TIMEMODEL=$(TIMEMODEL) bash common/cpu/model/validation/validate.sh heldout
+	@TIMESIM=$(TIMESIM) bash common/cpu/model/validation/validate.sh trace
+validate-heldout: $(TIMESIM) ## the held-out half's figures, read once per issue (ISSUE=N), on the traces validate-model left
+	@ISSUE=$(ISSUE) TIMESIM=$(TIMESIM) bash common/cpu/model/validation/validate.sh heldout
 # validate-chapters: chapters 01-08 profiled at VALIDATE_IMAGES (16384, or 60000: full MNIST), then
-# their H200 kernels, simulated and by the terms, against the GPU report kept in VALIDATE_REPORT (its
+# their simulated H200 kernels against the GPU report kept in VALIDATE_REPORT (its
 # quick-16384/ table for 16,384 images). One run on the 2-core development machine, 2026-11-29, beside
 # a CI run: 6m13 at 16,384 images, 21m22 on full MNIST.
 VALIDATED_CHAPTERS = $(foreach n,01 02 03 04 05 06 07 08,$(filter $(n)-%,$(GPU_CHAPTERS)))
-validate-chapters: ## the chapters' simulated and terms' H200 times against the kept GPU report (VALIDATE_IMAGES=16384 or 60000)
+validate-chapters: ## the chapters' simulated H200 times against the kept GPU report (VALIDATE_IMAGES=16384 or 60000)
 	@case '$(VALIDATE_IMAGES)' in 16384|60000) ;; *) echo "make validate-chapters: VALIDATE_IMAGES=$(VALIDATE_IMAGES): the kept report has 16384 and 60000" >&2; exit 2 ;; esac
 	@mkdir -p build && $(foreach c,$(VALIDATED_CHAPTERS),echo "validate-chapters: profiling $(c) on $(VALIDATE_IMAGES) images" && \
 	  { $(MAKE) --no-print-directory profile-$(firstword $(subst -, ,$(c))) ARGS="--train-limit $(VALIDATE_IMAGES)" >build/profile-$(c).log 2>&1 || \

@@ -6,8 +6,7 @@ TEST_BUILD := build/tests$(SAN_SUFFIX)
 LOADER_FILES := $(BUILD)/tests/loader_files.o
 TEST_LINK_test_idx = $(LOADER_FILES) $(HOST_LIB)
 TEST_LINK_test_mnist = $(LOADER_FILES) $(HOST_LIB)
-TEST_LINK_test_timemodel = $(TIMEMODEL_LIB)
-$(foreach t,$(patsubst tests/%.c,%,$(wildcard tests/test_code_*.c tests/test_sim*.c)),$(eval TEST_LINK_$(t) = $$(TIMEMODEL_LIB)))
+$(foreach t,$(patsubst tests/%.c,%,$(wildcard tests/test_code_*.c tests/test_sim*.c)),$(eval TEST_LINK_$(t) = $$(MODEL_LIB)))
 test_link = $(if $(filter undefined,$(origin TEST_LINK_$(1))),$(LAYER_LIBS),$(TEST_LINK_$(1)))
 $(TEST_BUILD)/%: tests/%.c $$(call test_link,$$*) | test-tools # the host code's tests (cmocka)
 	@mkdir -p $(@D)
@@ -36,7 +35,7 @@ EXECUTOR_TESTS := $(patsubst tests/%.cpp,%,$(wildcard tests/test_executor_*.cpp)
 TRACE_TESTS := $(patsubst tests/%.cpp,%,$(wildcard tests/test_trace_*.cpp))
 CPU := --no-print-directory HIP_PLATFORM=cpu
 test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
-	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMEMODEL) $(TIMESIM) $(FRONT) \
+	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMESIM) $(FRONT) \
 	  $(addprefix $(CPU_BUILD)/tests/,$(EXECUTOR_TESTS)) $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
 	@$(MAKE) $(CPU) WAVE=32 build $(addprefix build/cpu-wave32$(SAN_SUFFIX)/tests/,$(EXECUTOR_TESTS))
 	@$(MAKE) $(CPU) SANITIZE=address,undefined build/cpu-san/broken_kernel

@@ -25,7 +25,7 @@ own() {
     if [ -x "${NVCC:-}" ]; then
         [[ "$output" != *"modelled on gfx906's code"* ]]
         [ -s "build/profile/standalone/$1.w32.tsv" ]
-        [ -s "build/profile/standalone/$1.sm_90.mix.tsv" ]
+        [ -s "build/profile/standalone/$1.sm_90.ptxas" ]
     fi
     local counters=build/profile/standalone/$1.tsv model=build/profile/standalone/$1.model.tsv kernel
     [ "$(tail -n +2 "$counters" | wc -l)" -ge 1 ]

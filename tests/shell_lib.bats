@@ -105,7 +105,7 @@ thing: the next one is the script's again" ]
     run bash "$root/common/cpu/model/validation/validate.sh" nonsense
     echo "$output"
     [ "$status" -eq 2 ]
-    [ "$output" = "validate: usage: validate.sh trace [FILE...]|cached|write|check|heldout" ]
+    [ "$output" = "validate: usage: validate.sh trace|simulate [FILE...]|cached|write|check|heldout" ]
     run bash "$root/common/scripts/derive_chapter.sh" no-such-chapter "$BATS_TEST_TMPDIR/derived/train.hip"
     echo "$output"
     [ "$status" -eq 2 ]

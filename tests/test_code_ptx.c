@@ -241,6 +241,34 @@ static void errors_name_the_file_and_line(void **state) {
     assert_non_null(strstr(err, "long.ptx:2: a line longer than"));
 }
 
+/* ptxas -v's report of kernels.ptx (kernels.ptxas): block_sum 14 registers and 128 bytes of
+ * shared memory, scale 8 registers and none. The occupancy, by hand (code_ptx.c's limits):
+ * block_sum in blocks of 256 threads is 8 warps; 14 x 32 = 448 registers a warp, 512 allocated;
+ * the 64 warps an SM holds allow 8 blocks, the registers 16, the shared memory 202 (1,152 bytes a
+ * block with the 1 KB reserved): 8 blocks of 8 warps over 4 schedulers, 16. At 64 registers in
+ * blocks of 1,024 threads: 2,048 registers a warp, 8 warps a scheduler, one block: 32 / 4 = 8.
+ * At 128 registers the block does not fit: 0. */
+static void ptxas_resources_and_the_occupancy_they_allow(void **state) {
+    (void)state;
+    CodeFile file = read_ok("tests/model_code/ptx/kernels.ptx", NULL);
+    FILE *report = fopen("tests/model_code/ptx/kernels.ptxas", "r");
+    assert_non_null(report);
+    char err[256] = "";
+    assert_int_equal(code_read_ptxas(report, "kernels.ptxas", NULL, &file, err, sizeof err), 0);
+    fclose(report);
+    CodeKernel *block_sum = &file.kernels[0], *scale = &file.kernels[1];
+    assert_int_equal(block_sum->vgprs, 14);
+    assert_int_equal(block_sum->lds_bytes, 128);
+    assert_int_equal(scale->vgprs, 8);
+    assert_int_equal(scale->lds_bytes, 0);
+    assert_float_equal(code_sm90_warps_per_scheduler(block_sum, 256), 16, 0);
+    block_sum->vgprs = 64;
+    assert_float_equal(code_sm90_warps_per_scheduler(block_sum, 1024), 8, 0);
+    block_sum->vgprs = 128;
+    assert_float_equal(code_sm90_warps_per_scheduler(block_sum, 1024), 0, 0);
+    code_free(&file);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_and_their_names),
@@ -250,6 +278,7 @@ int main(void) {
         cmocka_unit_test(source_lines),
         cmocka_unit_test(vectors_guards_and_calls),
         cmocka_unit_test(errors_name_the_file_and_line),
+        cmocka_unit_test(ptxas_resources_and_the_occupancy_they_allow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

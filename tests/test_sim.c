@@ -39,11 +39,8 @@ static ModelDevice round_device(int nvidia) {
     d.l1_latency_ns = 20;
     d.lds_latency_cycles = 30;
     d.scalar_latency_cycles = 10;
-    d.scalar_cache_bytes = 16384;
-    d.cus_per_scalar_cache = 1;
     d.atomic_latency_cycles = 200;
     d.same_address_atomics_per_clock = 1;
-    d.cas_float_atomics = 0;
     d.valu_issue_cycles = nvidia ? 1 : 4;
     d.valu_latency_cycles = 4;
     d.trans_lanes_per_simd = 4;
@@ -293,7 +290,7 @@ static void test_reuse_distance_sets_the_level(void **state) {
         sites[s].segments = sites[s].sectors = 400;
     }
     for (int b = 0; b < TRACE_WITHIN_BUCKETS; b++) sites[0].within[b] = 400; /* every segment again within 2 KiB */
-    for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) sites[1].beyond[b] = b < 2 ? 400 : 0; /* beyond 256 KiB and 1 MiB */
+    for (int b = 0; b < TRACE_BEYOND_BUCKETS; b++) sites[1].beyond[b] = b < 2 ? 400 : 0; /* beyond 256 KiB and 1 MiB */
     TraceKernel t;
     memset(&t, 0, sizeof t);
     t.sites = sites;
@@ -529,6 +526,17 @@ static void test_unrolled_loop_and_its_remainder(void **state) {
     code_free(&f);
 }
 
+/* A device table's figures: each named, none taken as zero when the table lacks it. */
+static void test_device_figures_are_named_and_all_needed(void **state) {
+    (void)state;
+    ModelDevice d;
+    model_device_init(&d, "partial");
+    assert_string_equal(model_device_missing(&d), "clock_ghz");
+    assert_false(model_device_set(&d, "clock_mhz", 1000)); /* not a figure the simulation knows */
+    d = round_device(1);
+    assert_null(model_device_missing(&d));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guarded_staging_load_waits), cmocka_unit_test(test_dependent_issue_on_nvidia),
@@ -537,6 +545,7 @@ int main(void) {
         cmocka_unit_test(test_loads_hoisted_in_ptx),   cmocka_unit_test(test_long_loops_are_sampled),
         cmocka_unit_test(test_unrolled_loop_and_its_remainder), cmocka_unit_test(test_walk_enters_the_fetch_before_the_back_edge),
         cmocka_unit_test(test_inner_loop_trips_spread_over_the_outer),
+        cmocka_unit_test(test_device_figures_are_named_and_all_needed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

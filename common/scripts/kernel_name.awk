@@ -3,7 +3,7 @@
 # without the return type and the parameter list, so
 # "void tile_kernel<32, 8>(float const*, float*)" is "tile_kernel<32, 8>".
 # Two kernels of one name (overloads) keep their parameter lists, so that
-# each has rows of its own. Functions for resources.awk and isa_facts.awk
+# each has rows of its own. Functions for resources.awk and code_names.sh
 # (awk -f kernel_name.awk -f THE_SCRIPT).
 #
 # kernel_list_read(FILE): the kernels' demangled symbols, one a line (the

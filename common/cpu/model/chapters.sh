@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# make validate-chapters: each chapter kernel's modelled time on one device, by the simulation
-# (NN-name.model.tsv) and by the previous model's terms (NN-name.terms.tsv), against a GPU report's
-# measured one.
+# make validate-chapters: each chapter kernel's modelled time on one device (NN-name.model.tsv)
+# against a GPU report's measured one.
 #   common/cpu/model/chapters.sh KERNELS.tsv PROFILE_DIR DEVICE CHAPTER...
 # KERNELS.tsv: a make gpu-report's kernel table (chapter, platform, kernel, median_ms; several
 # runs of a chapter: their median). PROFILE_DIR: where make profile-N left the chapters' tables.
-# Prints one row per kernel (measured, simulated and their ratio, the terms' and theirs), a
-# total per chapter, and the kernels within 0.5x-2x by each.
+# Prints one row per kernel (measured, modelled, their ratio), a total per chapter, and the
+# kernels within 0.5x-2x.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=common/scripts/lib.sh
@@ -18,10 +17,8 @@ shift 3
 [ -f "$measured" ] || die "$measured: no such report table"
 tables=()
 for chapter in "$@"; do
-    for kind in model terms; do
-        [ -f "$dir/$chapter.$kind.tsv" ] || die "no $dir/$chapter.$kind.tsv: run make profile-${chapter%%-*} first"
-        tables+=("$dir/$chapter.$kind.tsv")
-    done
+    [ -f "$dir/$chapter.model.tsv" ] || die "no $dir/$chapter.model.tsv: run make profile-${chapter%%-*} first"
+    tables+=("$dir/$chapter.model.tsv")
 done
 awk -F'\t' -v device="$device" '
     function median(list,    n, v, i, j, t) {
@@ -33,24 +30,22 @@ awk -F'\t' -v device="$device" '
     FNR == 1 { part++ }
     part == 1 { if (FNR > 1 && $2 != "cpu" && $3 !~ /^\(/) runs[$1 SUBSEP $3] = runs[$1 SUBSEP $3] " " $4; next }
     FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
-               chapter = FILENAME; sub(/.*\//, "", chapter); kind = chapter ~ /\.model\.tsv$/ ? "sim" : "terms"
-               sub(/\.(model|terms)\.tsv$/, "", chapter); next }
-    $col["device"] == device { ms[kind, chapter, $1] = $col["model_ms"]
+               chapter = FILENAME; sub(/.*\//, "", chapter); sub(/\.model\.tsv$/, "", chapter); next }
+    $col["device"] == device { ms[chapter, $1] = $col["model_ms"]
                                if (!((chapter, $1) in seen)) { seen[chapter, $1] = 1; order[++n] = chapter SUBSEP $1 } }
     END {
-        printf "%-24s %-16s %10s %10s %6s %10s %6s\n", "chapter", "kernel", "measured", "simulated", "ratio", "terms", "ratio"
+        printf "%-24s %-16s %10s %10s %6s\n", "chapter", "kernel", "measured", "modelled", "ratio"
         for (i = 1; i <= n; i++) {
             split(order[i], k, SUBSEP)
             if (!((k[1], k[2]) in runs)) continue
-            m = median(runs[k[1], k[2]]); s = ms["sim", k[1], k[2]]; t = ms["terms", k[1], k[2]]
-            printf "%-24s %-16s %10.4f %10.4f %6.2f %10.4f %6.2f\n", k[1], k[2], m, s, s / m, t, t / m
-            kernels++; sim_in += within(s / m); terms_in += within(t / m)
-            total_m[k[1]] += m; total_s[k[1]] += s; total_t[k[1]] += t
+            m = median(runs[k[1], k[2]]); s = ms[k[1], k[2]]
+            printf "%-24s %-16s %10.4f %10.4f %6.2f\n", k[1], k[2], m, s, s / m
+            kernels++; inside += within(s / m)
+            total_m[k[1]] += m; total_s[k[1]] += s
             if (!(k[1] in listed)) { listed[k[1]] = 1; chapters[++c] = k[1] }
         }
         for (i = 1; i <= c; i++)
-            printf "%-24s %-16s %10.4f %10.4f %6.2f %10.4f %6.2f\n", chapters[i], "(all)", total_m[chapters[i]],
-                total_s[chapters[i]], total_s[chapters[i]] / total_m[chapters[i]], total_t[chapters[i]],
-                total_t[chapters[i]] / total_m[chapters[i]]
-        printf "kernels within 0.5x-2x on %s: simulation %d of %d, terms %d of %d\n", device, sim_in, kernels, terms_in, kernels
+            printf "%-24s %-16s %10.4f %10.4f %6.2f\n", chapters[i], "(all)", total_m[chapters[i]], total_s[chapters[i]],
+                total_s[chapters[i]] / total_m[chapters[i]]
+        printf "kernels within 0.5x-2x on %s: %d of %d\n", device, inside, kernels
     }' "$measured" "${tables[@]}"

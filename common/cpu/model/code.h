@@ -90,7 +90,8 @@ typedef struct {
     int nblocks;
     char **lines;           /* "file.hip:42": base name of the file, colon, line */
     int nlines, line_cap;
-    /* Resources the compiler reports; 0 where the reader did not find them. */
+    /* Resources the compiler reports; 0 where the reader did not find them. NVIDIA: vgprs are
+     * ptxas's registers per thread and lds_bytes its static shared memory (code_read_ptxas). */
     int vgprs, sgprs, lds_bytes, scratch_lane_bytes, waves_per_simd;
     /* Reader's working state until code_finish. */
     char (*pending_labels)[48];
@@ -129,6 +130,13 @@ void code_free(CodeFile *file);
 int code_read_gcn(FILE *in, const char *path, const char *names, CodeFile *out, char *err, size_t err_size);
 int code_read_ptx(FILE *in, const char *path, const char *names, CodeFile *out, char *err, size_t err_size);
 int code_read_sass(FILE *in, const char *path, const char *names, CodeFile *out, char *err, size_t err_size);
+
+/* ptxas -v's report of the same PTX: each kernel's registers and shared memory. 0, or -1 with
+ * a message in err naming the file and line. */
+int code_read_ptxas(FILE *in, const char *path, const char *names, CodeFile *code, char *err, size_t err_size);
+/* Warps per SM sub-partition that compute capability 9.0 holds of a kernel with k's registers
+ * and shared memory in blocks of block_threads; 0 where k has no registers reported. */
+double code_sm90_warps_per_scheduler(const CodeKernel *k, double block_threads);
 
 /* PTX as ptxas would issue it: in each basic block, loads as early as their
  * registers and the memory order allow (code_schedule.c). After code_finish. */

@@ -18,6 +18,8 @@
 #include <string.h>
 
 const double trace_within_bytes[TRACE_WITHIN_BUCKETS] = {2048, 8192, 32768, 131072};
+const double trace_beyond_bytes[TRACE_BEYOND_BUCKETS] = {262144.0, 1048576.0, 4194304.0, 16777216.0, 67108864.0,
+                                                        268435456.0};
 
 static int is_lds(int mem) { return mem == CODE_MEM_LDS_LOAD || mem == CODE_MEM_LDS_STORE; }
 static int is_global_access(int mem) { return mem == CODE_MEM_GLOBAL_LOAD || mem == CODE_MEM_GLOBAL_STORE; }
@@ -221,7 +223,7 @@ void code_block_runs(const CodeKernel *k, const TraceKernel *t, double *runs, do
     }
 }
 
-/* Of segments re-read beyond each model_reuse_bytes, those beyond capacity
+/* Of segments re-read beyond each trace_beyond_bytes, those beyond capacity
  * (in a straight line in log2 of the distance between two buckets). */
 static double interpolate(const double *counts, const double *bytes, int n, double capacity) {
     if (isnan(counts[0])) return NAN;
@@ -265,7 +267,7 @@ void sim_memory(const ModelDevice *d, const CodeKernel *k, int nvidia, const Tra
                                                                                         : TRACE_ATOMIC;
         /* The line's sites of this space and kind, summed (two buffers on one line share their counts). */
         double requests = 0, lanes = 0, bytes = 0, units = 0, bank = 0, dram_requests = 0, segments = 0;
-        double beyond[MODEL_REUSE_BUCKETS] = {0}, within[TRACE_WITHIN_BUCKETS] = {0};
+        double beyond[TRACE_BEYOND_BUCKETS] = {0}, within[TRACE_WITHIN_BUCKETS] = {0};
         int beyond_known = 1, within_known = 1;
         for (int s = 0; s < t->nsites; s++) {
             const TraceSite *x = &t->sites[s];
@@ -277,7 +279,7 @@ void sim_memory(const ModelDevice *d, const CodeKernel *k, int nvidia, const Tra
             segments += x->segments;
             bank += x->bank_cycles;
             dram_requests += x->dram_requests;
-            for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) {
+            for (int b = 0; b < TRACE_BEYOND_BUCKETS; b++) {
                 if (isnan(x->beyond[b])) beyond_known = 0;
                 beyond[b] += x->beyond[b];
             }
@@ -302,7 +304,7 @@ void sim_memory(const ModelDevice *d, const CodeKernel *k, int nvidia, const Tra
                 l1 = fmin(1, hits / segments);
             }
             double dram = dram_requests / requests;
-            if (beyond_known) dram += interpolate(beyond, model_reuse_bytes, MODEL_REUSE_BUCKETS, d->l2_bytes) / segments;
+            if (beyond_known) dram += interpolate(beyond, trace_beyond_bytes, TRACE_BEYOND_BUCKETS, d->l2_bytes) / segments;
             m->l1 = l1;
             m->dram = fmin(1 - l1, dram);
         }

@@ -6,6 +6,7 @@
 #include "code.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,7 +348,7 @@ static int read_instruction(Reader *r, char *text, long lineno) {
 }
 
 /* .file N "path": the base name, as the trace names lines; NVIDIA's HIP
- * shim and the toolkit's headers as "nvidia-" and theirs (ptx_facts.awk). */
+ * shim and the toolkit's headers as "nvidia-" and theirs. */
 static int read_file_line(Reader *r, char *text) {
     int number;
     char *open = strchr(text, '"'), *close = open ? strchr(open + 1, '"') : NULL;
@@ -567,4 +568,62 @@ int code_read_ptx(FILE *in, const char *path, const char *names, CodeFile *out, 
     free(r.files);
     if (status != 0) code_free(out);
     return status;
+}
+
+/* ptxas -v's report: "Compiling entry function 'SYM'" opens a kernel, "Used N registers" and
+ * "N bytes smem" after it give its resources. A kernel the report names that the code lacks, or
+ * one the report leaves out, keeps 0 (occupancy: the device's most). */
+int code_read_ptxas(FILE *in, const char *path, const char *names, CodeFile *code, char *err, size_t err_size) {
+    char text[4096], name[256];
+    long lineno = 0;
+    CodeKernel *k = NULL;
+    int status;
+    while ((status = code_read_line(in, text, sizeof text, &lineno, err, err_size, path)) == 1) {
+        const char *at = strstr(text, "Compiling entry function '");
+        if (at) {
+            at += strlen("Compiling entry function '");
+            const char *end = strchr(at, '\'');
+            if (!end || end - at >= (long)sizeof name) return code_error(err, err_size, path, lineno, "an entry function's name without its closing quote");
+            char symbol[256];
+            snprintf(symbol, sizeof symbol, "%.*s", (int)(end - at), at);
+            code_trace_name(names, symbol, name, sizeof name);
+            k = NULL;
+            for (int i = 0; i < code->nkernels && !k; i++)
+                if (strcmp(code->kernels[i].name, name) == 0) k = &code->kernels[i];
+            continue;
+        }
+        if (!k) continue;
+        const char *used = strstr(text, "Used ");
+        if (used && strstr(used, " registers")) k->vgprs = atoi(used + 5);
+        const char *smem = strstr(text, " bytes smem");
+        if (smem) {
+            const char *digits = smem;
+            while (digits > text && isdigit((unsigned char)digits[-1])) digits--;
+            k->lds_bytes = atoi(digits);
+        }
+    }
+    return status < 0 ? -1 : 0;
+}
+
+static double round_up(double x, double unit) { return unit * floor((x + unit - 1) / unit); }
+
+/* Compute capability 9.0 (H100, H200). CUDA C++ Programming Guide, NVIDIA, Compute Capabilities
+ * appendix, technical specifications table: 32 resident blocks, 64 resident warps and 64 K 32-bit
+ * registers per SM, 228 KB of shared memory per SM; 1 KB of shared memory per block is reserved
+ * for system use (the compute capability 9.0 section). CUDA toolkit 13.0's cuda_occupancy.h
+ * (NVIDIA): registers allocated per warp in units of 256, each of the 4 SM sub-partitions holding
+ * a quarter of them; shared memory allocated in units of 128 bytes. The driver sizes the shared
+ * memory carve-out for the kernel (the compute capability 9.0 section): all 228 KB is taken. */
+double code_sm90_warps_per_scheduler(const CodeKernel *k, double block_threads) {
+    const double sm_blocks = 32, sm_warps = 64, sm_registers = 65536, partitions = 4, register_unit = 256;
+    const double smem_bytes = 233472, smem_unit = 128, smem_reserved = 1024, warp = 32;
+    if (k->vgprs <= 0 || block_threads <= 0) return 0;
+    double warps = floor((block_threads + warp - 1) / warp);
+    if (warps < 1) return 0;
+    double registers_per_warp = round_up(k->vgprs * warp, register_unit);
+    double blocks = fmin(sm_blocks, floor(sm_warps / warps));
+    if (registers_per_warp * round_up(warps, partitions) > sm_registers) return 0;
+    blocks = fmin(blocks, floor(floor(sm_registers / partitions / registers_per_warp) * partitions / warps));
+    blocks = fmin(blocks, floor(smem_bytes / round_up(k->lds_bytes + smem_reserved, smem_unit)));
+    return blocks * warps / partitions;
 }

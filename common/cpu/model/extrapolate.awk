@@ -1,5 +1,5 @@
-# Counts at a size the trace build did not run: one table (counters, the
-# instruction mix or the waits) from runs on n1 and on n2 images, extended in a
+# Counts at a size the trace build did not run: one table (counters, sites or
+# lines) from runs on n1 and on n2 images, extended in a
 # straight line to n images. Counts of one iteration grow linearly with the
 # images (each 1,024 more add the same, within 1%: tests/profile.bats), so two
 # slices give every count at the full size in seconds instead of minutes;
@@ -7,7 +7,7 @@
 #   awk -F'\t' -v n1=N1 -v n2=N2 -v n=N -f extrapolate.awk TABLE_N1 TABLE_N2
 # The two tables must have the same rows, in the same order, with the same
 # first column: the same program on the same kind of input. A field that is a
-# count ("12" or "A+B", isa_facts.awk's counted and per-wave parts) is
+# count ("12", or "A+B": counted and per-wave parts) is
 # extended; a share (a column named *_share, from 0 to 1) is extended too,
 # kept to four decimals and within 0 and 1; one the same in both tables (an
 # occupancy of 2.5 warps, a distance) and any other field is copied. Prints

@@ -19,7 +19,7 @@
 #define SIM_H
 
 #include "code.h"
-#include "timemodel.h"
+#include "device.h"
 
 /* What the trace measured of one memory site (a source line, a space and a
  * kind): the per-site table of common/cpu/trace, summed over launches. */
@@ -27,12 +27,16 @@ enum { TRACE_GLOBAL, TRACE_SHARED };
 enum { TRACE_LOAD, TRACE_STORE, TRACE_ATOMIC };
 #define TRACE_WITHIN_BUCKETS 4
 extern const double trace_within_bytes[TRACE_WITHIN_BUCKETS]; /* 2, 8, 32, 128 KiB */
+/* The re-read distances the trace tells apart across blocks: a segment re-read after more than
+ * 256 KiB, 1, 4, 16, 64 or 256 MiB of other data came in (common/cpu/trace). */
+#define TRACE_BEYOND_BUCKETS 6
+extern const double trace_beyond_bytes[TRACE_BEYOND_BUCKETS];
 
 typedef struct {
     char line[128]; /* "file.hip:42", the file without its folders */
     int space, kind;
     double requests, lanes, bytes, segments, sectors, bank_cycles, atomics, dram_requests;
-    double beyond[MODEL_REUSE_BUCKETS];      /* segments re-read after more than model_reuse_bytes[i]; NAN unknown */
+    double beyond[TRACE_BEYOND_BUCKETS];      /* segments re-read after more than trace_beyond_bytes[i]; NAN unknown */
     double within[TRACE_WITHIN_BUCKETS];     /* segments the same block re-read within trace_within_bytes[i]; NAN unknown */
 } TraceSite;
 

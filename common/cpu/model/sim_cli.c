@@ -1,13 +1,14 @@
 /* timesim: the simulation (sim.h) over a profiled run, one row per kernel
  * and device, as TSV on standard output.
  *
- *   timesim --code gcn|ptx|sass CODE [--names NAMES.tsv] [--mix MIX.tsv] [--code-for DEVICE[,DEVICE...]]
- *           DEVICES.tsv COUNTERS.tsv SITES.tsv LINES.tsv
+ *   timesim --code gcn|ptx|sass CODE [--names NAMES.tsv] [--ptxas REPORT] [--code-for DEVICE[,DEVICE...]]
+ *           [--lines OUT.tsv] DEVICES.tsv COUNTERS.tsv SITES.tsv LINES.tsv
  *
  * CODE: the compiled code (hipcc -S, nvcc --ptx, cuobjdump -sass). NAMES.tsv:
- * "symbol<TAB>trace name" rows. MIX.tsv: the facts table whose
- * waves_per_simd (or gfx906_waves_per_simd) column gives the compiler's
- * occupancy per kernel. COUNTERS, SITES and LINES: the trace build's
+ * "symbol<TAB>trace name" rows. The occupancy: hipcc's own ("; Occupancy:" in
+ * its assembly); for PTX, from ptxas -v's REPORT of the same PTX (registers,
+ * shared memory) and the traced block size. OUT.tsv: the source view's rows
+ * (write_lines). COUNTERS, SITES and LINES: the trace build's
  * HIPCPU_PROFILE, _SITES and _LINES tables. Devices: those --code-for names,
  * else every device of DEVICES.tsv. */
 #include "code.h"
@@ -39,7 +40,6 @@ typedef struct {
     TraceSite *sites;
     TraceLine *lines;
     int site_cap, line_cap;
-    double waves_per_simd;
     double unique_bytes;
 } Kernel;
 
@@ -82,7 +82,7 @@ static void read_counters(const char *path) {
 }
 
 static void read_sites(const char *path) {
-    static const char *const beyond[MODEL_REUSE_BUCKETS] = {"beyond_256k", "beyond_1m",  "beyond_4m",
+    static const char *const beyond[TRACE_BEYOND_BUCKETS] = {"beyond_256k", "beyond_1m",  "beyond_4m",
                                                             "beyond_16m",  "beyond_64m", "beyond_256m"};
     static const char *const within[TRACE_WITHIN_BUCKETS] = {"block_within_2k", "block_within_8k", "block_within_32k",
                                                              "block_within_128k"};
@@ -106,7 +106,7 @@ static void read_sites(const char *path) {
         s->bank_cycles = count(&t, "bank_cycles", 0);
         s->atomics = count(&t, "atomics", 0);
         s->dram_requests = has_column(&t, "dram_requests") ? count(&t, "dram_requests", 0) : 0;
-        for (int b = 0; b < MODEL_REUSE_BUCKETS; b++) s->beyond[b] = optional_count(&t, beyond[b], 0);
+        for (int b = 0; b < TRACE_BEYOND_BUCKETS; b++) s->beyond[b] = optional_count(&t, beyond[b], 0);
         for (int b = 0; b < TRACE_WITHIN_BUCKETS; b++) s->within[b] = optional_count(&t, within[b], 0);
         k->trace.sites = k->sites;
     }
@@ -125,17 +125,6 @@ static void read_lines(const char *path) {
         l->wave_runs = count(&t, "wave_runs", 0);
         l->critical_runs = has_column(&t, "critical_runs") ? count(&t, "critical_runs", 0) : NAN;
         k->trace.lines = k->lines;
-    }
-    fclose(t.f);
-}
-
-static void read_mix(const char *path) {
-    Table t;
-    open_table(&t, path);
-    const char *column = has_column(&t, "waves_per_simd") ? "waves_per_simd" : "gfx906_waves_per_simd";
-    while (next_row(&t)) {
-        Kernel *k = find(cell(&t, "kernel"));
-        if (k) k->waves_per_simd = count(&t, column, 0);
     }
     fclose(t.f);
 }
@@ -171,19 +160,19 @@ static const char *binding(const SimResult *r) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: timesim --code gcn|ptx|sass CODE [--names NAMES.tsv] [--mix MIX.tsv] "
+    fprintf(stderr, "usage: timesim --code gcn|ptx|sass CODE [--names NAMES.tsv] [--ptxas REPORT] "
                     "[--code-for DEVICE[,DEVICE...]] [--lines OUT.tsv] DEVICES.tsv COUNTERS.tsv SITES.tsv LINES.tsv\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
     tsv_program = "timesim";
-    const char *kind = NULL, *code_path = NULL, *names = NULL, *mix = NULL, *code_for = NULL, *lines_path = NULL;
+    const char *kind = NULL, *code_path = NULL, *names = NULL, *ptxas = NULL, *code_for = NULL, *lines_path = NULL;
     int i = 1;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (strcmp(argv[i], "--code") == 0 && i + 2 < argc) kind = argv[i + 1], code_path = argv[i + 2], i++;
         else if (strcmp(argv[i], "--names") == 0) names = argv[i + 1];
-        else if (strcmp(argv[i], "--mix") == 0) mix = argv[i + 1];
+        else if (strcmp(argv[i], "--ptxas") == 0) ptxas = argv[i + 1];
         else if (strcmp(argv[i], "--code-for") == 0) code_for = argv[i + 1];
         else if (strcmp(argv[i], "--lines") == 0) lines_path = argv[i + 1];
         else usage();
@@ -194,7 +183,6 @@ int main(int argc, char **argv) {
     read_counters(argv[i + 1]);
     read_sites(argv[i + 2]);
     read_lines(argv[i + 3]);
-    if (mix) read_mix(mix);
 
     FILE *in = fopen(code_path, "r");
     if (!in) tsv_die(code_path, "cannot open the compiled code");
@@ -209,6 +197,14 @@ int main(int argc, char **argv) {
     int nvidia = code.kind != CODE_KIND_GCN;
     if (code.kind == CODE_KIND_PTX)
         for (int c = 0; c < code.nkernels; c++) code_hoist_loads(&code.kernels[c]);
+    if (ptxas) {
+        if (code.kind != CODE_KIND_PTX) tsv_die(ptxas, "--ptxas goes with --code ptx");
+        FILE *report = fopen(ptxas, "r");
+        if (!report) tsv_die(ptxas, "cannot open ptxas's report");
+        rc = code_read_ptxas(report, ptxas, names, &code, err, sizeof err);
+        fclose(report);
+        if (rc != 0) tsv_die(ptxas, err);
+    }
 
     FILE *view = NULL;
     if (lines_path) {
@@ -256,7 +252,8 @@ int main(int argc, char **argv) {
             launch.launches = k->trace.launches;
             launch.blocks = k->trace.blocks;
             launch.threads = k->trace.threads;
-            int waves = (int)(k->waves_per_simd > 0 ? k->waves_per_simd : ck->waves_per_simd);
+            double block_threads = k->trace.blocks > 0 ? k->trace.threads / k->trace.blocks : 0;
+            int waves = (int)(ptxas ? code_sm90_warps_per_scheduler(ck, block_threads) : ck->waves_per_simd);
             /* The compiler's occupancy is its own device's: another device gets its most. */
             launch.waves_per_simd = code_for || strcmp(devices[d].name, "gfx906") == 0 ? waves : 0;
             SimResult r;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *tsv_program = "timemodel";
+const char *tsv_program = "timesim";
 
 void tsv_die(const char *file, const char *what) {
     fprintf(stderr, "%s: %s: %s\n", tsv_program, file, what);

@@ -13,12 +13,10 @@
 #   NN-name.lines.tsv   how often a wave ran each source line, per kernel
 #   NN-name.model.tsv   the model (the simulation), one row per kernel and device
 #   NN-name.source.tsv  the source view: each line's share of its kernel's simulated cycles, by what held them
-#   NN-name.gfx906.s, NN-name.sm_90.ptx  the compiled code it simulated
-#   NN-name.terms.tsv   the previous model (a maximum of terms), beside it while it is judged
-#   NN-name.mix.tsv, NN-name.waits.tsv  the terms' compiled-code facts (isa_facts.awk)
+#   NN-name.gfx906.s, NN-name.sm_90.ptx, NN-name.sm_90.ptxas  the compiled code it simulated
+#                       (common/cpu/model/compile.sh), and ptxas's registers and shared memory
 #   NN-name.w32.tsv, .w32.sites.tsv, .w32.lines.tsv  the wave-32 trace's
 #                       counters, sites and lines (the warp-32 devices' counts)
-#   NN-name.sm_90.mix.tsv, NN-name.sm_90.waits.tsv  nvcc's facts (ptx_facts.awk)
 #   NN-name.log         the trainer's own output
 # The model needs hipcc (the gfx906 assembly says what the waves issue);
 # without it the counts come alone, with a note. Without nvcc or the wave-32
@@ -38,7 +36,7 @@
 # rounds of HIPCPU_COMPUTE_UNITS blocks, and scale the counts to the grid
 # (HIPCPU_SAMPLE_BLOCKS; common/cpu/README.md, "Sampling"); empty or 0: every block;
 # MODEL_DEVICES: the device table (default common/cpu/model/devices.tsv);
-# TIMESIM, TIMEMODEL: the model's programs (default: build/tools/timesim, build/tools/timemodel);
+# TIMESIM: the model's program (default: build/tools/timesim);
 # NVCC: nvcc (default: on the PATH, else /usr/local/cuda/bin/nvcc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,7 +65,6 @@ if [ -z "$source" ]; then
         [ -f "$candidate" ] && { source=$candidate; break; }
     done
 fi
-timemodel=${TIMEMODEL:-$root/build/tools/timemodel}
 timesim=${TIMESIM:-$root/build/tools/timesim}
 devices=${MODEL_DEVICES:-$root/common/cpu/model/devices.tsv}
 note=
@@ -77,8 +74,6 @@ elif [ -z "$source" ]; then
     note="no model: no source found for $chapter (set PROFILE_SOURCE)"
 elif ! command -v "${HIPCC:-hipcc}" >/dev/null; then
     note="no model: it reads the gfx906 assembly, and ${HIPCC:-hipcc} is not installed (make resources installs it as root)"
-elif [ ! -x "$timemodel" ]; then
-    note="no model: $timemodel is not built (make $timemodel)"
 elif [ ! -x "$timesim" ]; then
     note="no model: $timesim is not built (make $timesim)"
 fi
@@ -146,27 +141,28 @@ run_trace() {
     [ -s "$dir/raw.tsv" ] || die "$program wrote no counters"
 }
 
+# The compiled code the model simulates, made once per profile (the slices share it) in $work/code:
+# hipcc's gfx906 assembly (isa.gfx906.s) and nvcc's sm_90 PTX with ptxas's report (ptx.sm_90.ptx,
+# ptx.ptxas).
+code=$work/code
+mkdir -p "$code"
+
 # trace_warp32 DIR [TRAINER OPTIONS...]: the same iteration at wave 32 with
-# the warp-32 devices' CUs into DIR/w32, then nvcc's facts against it
-# (compiled once per profile: PTX_FACTS_COMPILED for the second slice).
+# the warp-32 devices' CUs into DIR/w32, and nvcc's code beside it (once).
 trace_warp32() {
     local dir=$1
     shift
     HIPCPU_COMPUTE_UNITS=$warp32_cus run_trace "$dir/w32" "$warp32_binary" "$@"
-    local compiled=
-    [ -s "$work/compiled.sm_90.ptx" ] && compiled=$work/compiled
-    if (cd "$root" && PTX_FACTS_COMPILED=$compiled NVCC=$nvcc bash common/cpu/model/ptx_facts.sh "$source" "$dir/w32/sites.tsv" \
-        "$dir/w32/lines.tsv" "$dir/w32/raw.tsv" "$dir/ptx") >"$dir/w32/facts.log" 2>&1; then
-        [ -n "$compiled" ] || { cp "$dir/ptx.sm_90.ptx" "$work/compiled.sm_90.ptx"; cp "$dir/ptx.ptxas" "$work/compiled.ptxas"; }
-    else
-        cat "$dir/w32/facts.log" >&2
+    [ ! -s "$code/ptx.sm_90.ptx" ] || return 0
+    if ! (cd "$root" && NVCC=$nvcc bash common/cpu/model/compile.sh ptx "$source" "$code/ptx") >"$dir/w32/compile.log" 2>&1; then
+        cat "$dir/w32/compile.log" >&2
         : >"$dir/w32/failed"
     fi
 }
 
 # trace DIR [TRAINER OPTIONS...]: one traced iteration in DIR (and, split,
-# the wave-32 one beside it, in the background); then, with the model on,
-# the compiled-code facts. Sets images (trained on) and total (in the training set).
+# the wave-32 one beside it, in the background); then, with the model on and
+# not yet made, hipcc's code. Sets images (trained on) and total (in the training set).
 trace() {
     local dir=$1
     shift
@@ -185,8 +181,8 @@ trace() {
         /^  using the first [0-9]+ training images/ && used == "" { used = $4 }
         END { if (total != "") print total, (used != "" ? used : total) }' "$dir/log")
     [ -n "${PROFILE_STANDALONE:-}" ] || [ "${images:-0}" -gt 0 ] || die "no image count in $dir/log"
-    if [ -z "$note" ]; then
-        (cd "$root" && bash common/cpu/model/isa_facts.sh "$source" "$dir/sites.tsv" "$dir/lines.tsv" "$dir/raw.tsv" "$dir/isa") >&2 ||
+    if [ -z "$note" ] && [ ! -s "$code/isa.gfx906.s" ]; then
+        (cd "$root" && bash common/cpu/model/compile.sh gcn "$source" "$code/isa.gfx906.s") >&2 ||
             note="no model: hipcc could not compile $source for gfx906 (its messages are above); the counts come alone"
     fi
     if [ -n "$warp32_pid" ]; then
@@ -194,7 +190,7 @@ trace() {
         warp32_pid=
         wait "$pid" || die "the wave-32 trace of $chapter failed (its output is above)"
         if [ -f "$dir/w32/failed" ]; then
-            split="" model_note="${warp32_devices//,/ and }: modelled on gfx906's code and the wave-64 counts: nvcc's facts failed (above)"
+            split="" model_note="${warp32_devices//,/ and }: modelled on gfx906's code and the wave-64 counts: nvcc's code failed (above)"
         fi
     fi
 }
@@ -218,8 +214,7 @@ if [ -n "${PROFILE_SLICES:-}" ]; then
     done
     [ "$target" -le "$total" ] || target=$total
     mkdir -p "$work/run/w32"
-    for table in raw.tsv isa.mix.tsv isa.waits.tsv isa.lines.tsv sites.tsv lines.tsv w32/raw.tsv w32/sites.tsv w32/lines.tsv \
-        ptx.mix.tsv ptx.waits.tsv ptx.lines.tsv; do
+    for table in raw.tsv sites.tsv lines.tsv w32/raw.tsv w32/sites.tsv w32/lines.tsv; do
         [ -f "$work/a/$table" ] && [ -f "$work/b/$table" ] || continue
         awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$target" -f "$here/../model/extrapolate.awk" \
             "$work/a/$table" "$work/b/$table" >"$work/run/$table"
@@ -250,48 +245,29 @@ elif [ -z "$sample" ] && [ -n "${PROFILE_STANDALONE:-}" ] && [ "$seconds" -ge 20
     echo "the trace took $seconds s: SAMPLE=240 traces 240 blocks of each bigger launch and scales the counts (common/cpu/README.md, \"Sampling\")"
     echo
 fi
-if [ -z "$note" ] && [ -n "$split" ]; then
-    # Each device from its own code: gfx906's facts against the wave-64 counts, sm_90's against the wave-32 ones.
-    "$timemodel" --code-for "$wave64_devices" "$devices" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" \
-        "$run/isa.lines.tsv" "$run/sites.tsv" "$run/shares.tsv" >"$run/model.tsv"
-    "$timemodel" --code-for "$warp32_devices" "$devices" "$run/w32/raw.tsv" "$run/ptx.mix.tsv" "$run/ptx.waits.tsv" \
-        "$run/ptx.lines.tsv" "$run/w32/sites.tsv" "$run/w32/shares.tsv" >"$run/w32/model.tsv"
-    tail -n +2 "$run/w32/model.tsv" >>"$run/model.tsv"
-    tail -n +2 "$run/w32/shares.tsv" >>"$run/shares.tsv"
-elif [ -z "$note" ]; then
-    "$timemodel" "$devices" "$run/raw.tsv" "$run/isa.mix.tsv" "$run/isa.waits.tsv" \
-        "$run/isa.lines.tsv" "$run/sites.tsv" "$run/shares.tsv" >"$run/model.tsv"
-else
-    printf 'kernel\tdevice\n' >"$run/model.tsv" # a header alone: profile.awk reads its two files in order
-fi
-# The time model: a simulation of each device's own code (common/cpu/model/sim.h) against the same
-# counts, into NN-name.model.tsv, and per source line, the source view's NN-name.source.tsv. The terms
-# above (the previous model) stay beside it in NN-name.terms.tsv while it is judged against them.
+# The time model: a simulation of each device's own code (common/cpu/model/sim.h) against the
+# counts, into NN-name.model.tsv, and per source line, the source view's NN-name.source.tsv. Split,
+# gfx906's code against the wave-64 counts and sm_90's against the wave-32 ones; else every device
+# on gfx906's code.
 simulate() {
-    local code_dir=$sim_code_dir
-    bash "$root/common/cpu/model/code_names.sh" "$code_dir/isa.gfx906.s" >"$work/gcn.names" &&
-        "$timesim" --code gcn "$code_dir/isa.gfx906.s" --names "$work/gcn.names" --mix "$run/isa.mix.tsv" \
-            ${split:+--code-for "$wave64_devices"} --lines "$run/sim-lines.tsv" "$devices" "$run/raw.tsv" \
-            "$run/sites.tsv" "$run/lines.tsv" >"$run/sim.tsv" || return 1
+    bash "$root/common/cpu/model/code_names.sh" "$code/isa.gfx906.s" >"$work/gcn.names" &&
+        "$timesim" --code gcn "$code/isa.gfx906.s" --names "$work/gcn.names" \
+            ${split:+--code-for "$wave64_devices"} --lines "$run/source.tsv" "$devices" "$run/raw.tsv" \
+            "$run/sites.tsv" "$run/lines.tsv" >"$run/model.tsv" || return 1
     [ -n "$split" ] || return 0
-    bash "$root/common/cpu/model/code_names.sh" "$code_dir/ptx.sm_90.ptx" >"$work/ptx.names" &&
-        "$timesim" --code ptx "$code_dir/ptx.sm_90.ptx" --names "$work/ptx.names" --mix "$run/ptx.mix.tsv" \
+    bash "$root/common/cpu/model/code_names.sh" "$code/ptx.sm_90.ptx" >"$work/ptx.names" &&
+        "$timesim" --code ptx "$code/ptx.sm_90.ptx" --names "$work/ptx.names" --ptxas "$code/ptx.ptxas" \
             --code-for "$warp32_devices" --lines "$work/ptx-lines.tsv" "$devices" "$run/w32/raw.tsv" \
             "$run/w32/sites.tsv" "$run/w32/lines.tsv" >"$work/ptx-sim.tsv" || return 1
-    tail -n +2 "$work/ptx-sim.tsv" >>"$run/sim.tsv"
-    tail -n +2 "$work/ptx-lines.tsv" >>"$run/sim-lines.tsv"
+    tail -n +2 "$work/ptx-sim.tsv" >>"$run/model.tsv"
+    tail -n +2 "$work/ptx-lines.tsv" >>"$run/source.tsv"
 }
-sim_code_dir=$run
-[ -z "${PROFILE_SLICES:-}" ] || sim_code_dir=$work/a
-rm -f "$run/shares.tsv" # the terms' source view: the simulation's replaces it
-if [ -z "$note" ] && simulate; then
-    mv "$run/model.tsv" "$run/terms.tsv"
-    mv "$run/sim.tsv" "$run/model.tsv"
-    mv "$run/sim-lines.tsv" "$run/source.tsv"
-elif [ -z "$note" ]; then
+if [ -n "$note" ]; then
+    printf 'kernel\tdevice\n' >"$run/model.tsv" # a header alone: profile.awk reads its two files in order
+elif ! simulate; then
     note="no model: the simulation failed (its messages are above); the counts come alone"
     printf 'kernel\tdevice\n' >"$run/model.tsv"
-    rm -f "$run/sim.tsv" "$run/sim-lines.tsv"
+    rm -f "$run/source.tsv"
 fi
 warp32_counters=
 [ -z "$split" ] || [ -n "$note" ] || warp32_counters=$run/w32/raw.tsv
@@ -304,26 +280,21 @@ if [ -s "$run/source.tsv" ] && [ -z "${PROFILE_NO_SOURCE_VIEW:-}" ]; then
         -f "$here/source_view.awk" "$run/source.tsv" "$run/lines.tsv"
 fi
 # The set replaces the last one whole: each file this run made is moved into place, and one it did not
-# make (the model's inputs and source view, without hipcc or at wave 32; the wave-32 trace's and nvcc's
-# without the second trace) is removed, not left from an older run beside the new table. The model's
-# other inputs are there to rerun it (timemodel DEVICES NN.tsv NN.mix.tsv NN.waits.tsv; timemodel
-# --code-for h100,h200 DEVICES NN.w32.tsv NN.sm_90.mix.tsv NN.sm_90.waits.tsv).
-mv "$run/isa.mix.tsv" "$run/mix.tsv" 2>/dev/null || true
-mv "$run/isa.waits.tsv" "$run/waits.tsv" 2>/dev/null || true
+# make (the model's code and source view, without hipcc or at wave 32; the wave-32 trace's and nvcc's
+# without the second trace) is removed, not left from an older run beside the new table.
 if [ -z "$note" ] && [ -n "$split" ]; then
     mv "$run/w32/raw.tsv" "$run/w32.tsv"
     mv "$run/w32/sites.tsv" "$run/w32.sites.tsv"
     mv "$run/w32/lines.tsv" "$run/w32.lines.tsv"
-    mv "$run/ptx.mix.tsv" "$run/sm_90.mix.tsv"
-    mv "$run/ptx.waits.tsv" "$run/sm_90.waits.tsv"
 fi
-# The compiled code the simulation read, to rerun it (build/tools/timesim --code gcn NN.gfx906.s ...).
-for code in gfx906.s sm_90.ptx; do
-    case $code in gfx906.s) from=$sim_code_dir/isa.gfx906.s ;; *) from=$sim_code_dir/ptx.sm_90.ptx ;; esac
-    if [ -f "$from" ] && [ -f "$run/source.tsv" ]; then mv -f "$from" "$outdir/$chapter.$code"; else rm -f "$outdir/$chapter.$code"; fi
+# The compiled code the simulation read, to rerun it (build/tools/timesim --code gcn NN.gfx906.s ...;
+# --code ptx NN.sm_90.ptx --ptxas NN.sm_90.ptxas ...).
+for kept in gfx906.s sm_90.ptx sm_90.ptxas; do
+    case $kept in gfx906.s) from=$code/isa.gfx906.s ;; sm_90.ptx) from=$code/ptx.sm_90.ptx ;; *) from=$code/ptx.ptxas ;; esac
+    if [ -f "$from" ] && [ -f "$run/source.tsv" ]; then mv -f "$from" "$outdir/$chapter.$kept"; else rm -f "$outdir/$chapter.$kept"; fi
 done
 mv "$run/log" "$run/log.tsv"
-for part in sampling sites lines model terms mix waits w32 w32.sites w32.lines sm_90.mix sm_90.waits source log table; do
+for part in sampling sites lines model w32 w32.sites w32.lines source log table; do
     name=$outdir/$chapter.$part.tsv
     case $part in table) name=$outdir/$chapter.tsv ;; log) name=$outdir/$chapter.log ;; esac
     if [ -f "$run/$part.tsv" ]; then

@@ -2,7 +2,7 @@
 # yardstick (README.md beside this file).
 #   awk -F'\t' -v half=development|held-out -v warp32_devices="h100 ..." -v summary_out=FILE \
 #       -f report.awk projects.tsv heldout.tsv kernels.tsv published.tsv MODEL_TABLE...
-# MODEL_TABLE: the time model's output for one program, named NAME.model.tsv
+# MODEL_TABLE: the time model's output for one program of the half, named NAME.model.tsv
 # (its rows for devices of wave 64, on gfx906's code), NAME.model-ARCH.tsv
 # (another AMD target's devices, on that target's code; these replace the
 # first's) or NAME.model-warp32.tsv (the devices with warps of 32, on a
@@ -79,10 +79,10 @@ FNR == 1 {
 }
 
 END {
-    # kernels.tsv and the traces name the same kernels
+    # kernels.tsv and the simulated times name the same kernels (the tables are one half's)
     for (key in modelled) if (!(key in kproject)) {
         split(key, kf, SUBSEP); printf "validate: the trace of %s has kernel %s, which kernels.tsv does not list\n", kf[1], kf[2] > "/dev/stderr"; bad = 1 }
-    for (i = 1; i <= nkernels; i++) if (!(korder[i] in modelled)) {
+    for (i = 1; i <= nkernels; i++) if (khalf[korder[i]] == half && !(korder[i] in modelled)) {
         split(korder[i], kf, SUBSEP); printf "validate: kernels.tsv lists %s (%s), which its trace does not have\n", kf[2], kf[1] > "/dev/stderr"; bad = 1 }
     if (bad) exit 1
     printf "## The %s half: %d kernels from %d projects\n\n", half, kernels_in[half], nproj[half]

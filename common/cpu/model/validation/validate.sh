@@ -1,30 +1,39 @@
 #!/usr/bin/env bash
-# make validate-model: the time model against the times of kernels no one
-# here wrote (README.md beside this file). The yardstick is kernels.tsv: every
-# kernel of the programs beside this file, each in a project (projects.tsv);
-# the projects named in heldout.tsv are the held-out half, the rest the
-# development half. A kernel's times are published.tsv's rows: measured here on
-# a lent GPU (sets measured-DEVICE, from make gpu-import) or published by its
-# authors. Per row: modelled ms, timed ms, their ratio, the term that binds;
-# per project and device: rows within 0.5x-2x, the geometric-mean error
-# exp(mean |ln(model / timed)|) and the Spearman rank correlation; per half,
-# the same totals. Legacy rows (legacy: yes) are listed and count toward
-# nothing but their own line.
+# make validate-model: the time model (the simulation, common/cpu/model/sim.h)
+# against the times of kernels no one here wrote (README.md beside this file).
+# The yardstick is kernels.tsv: every kernel of the programs beside this file,
+# each in a project (projects.tsv); the projects named in heldout.tsv are the
+# held-out half, the rest the development half. A kernel's times are
+# published.tsv's rows: measured here on a lent GPU (sets measured-DEVICE, from
+# make gpu-import) or published by its authors. Per row: modelled ms, timed ms,
+# their ratio, what binds; per project and device: rows within 0.5x-2x, the
+# geometric-mean error exp(mean |ln(model / timed)|) and the Spearman rank
+# correlation; per half, the same totals. Legacy rows (legacy: yes) are listed
+# and count toward nothing but their own line.
 #
 #   validate.sh trace [FILE...]  trace every program (or those named) again, as
-#                                make profile FILE=... does, keep the model's
-#                                inputs in counts/, then as write
-#   validate.sh cached           the model on the counts kept in counts/ (seconds):
-#                                the development half's tables, and the held-out
-#                                half's kernels without their figures
+#                                make profile FILE=... does, compile each code it
+#                                is modelled on, and keep in counts/ the counters
+#                                and, for the development half, the simulated
+#                                times (NAME.model[-ARCH|-warp32].tsv); then, all
+#                                traced, as write
+#   validate.sh simulate [FILE...]  the development half's programs (or those named)
+#                                simulated again on the traces and code validate.sh
+#                                trace left in build/profile/validation (seconds a
+#                                program: model work), their times kept in counts/;
+#                                then, all simulated, as write
+#   validate.sh cached           the tables of the simulated times kept in counts/
+#                                (seconds): the development half's, and the
+#                                held-out half's kernels without their figures
 #   validate.sh write            as cached, and write results.md
 #   validate.sh check            as cached, and fail unless results.md is what this
 #                                prints (make test)
-#   validate.sh heldout          the held-out half's figures: ISSUE=N must name the
-#                                issue, which may read them once (make
-#                                validate-heldout ISSUE=N); the reading is logged
-#                                in heldout-reads.tsv and kept in
-#                                build/profile/validation/heldout-ISSUE.md
+#   validate.sh heldout          the held-out half simulated on its traces (those
+#                                validate.sh trace left in build/profile/validation)
+#                                and its figures: ISSUE=N must name the issue, which
+#                                may read them once (make validate-heldout ISSUE=N);
+#                                the reading is logged in heldout-reads.tsv and kept
+#                                in build/profile/validation/heldout-ISSUE.md
 #
 # Waves: kernels.tsv says which wave a program's code assumes (any, 32, 64).
 # It is traced at wave 64 (hipcc's gfx906 code; other AMD targets' code from
@@ -37,9 +46,12 @@
 # when not in one run ("slices N1 N2 N": with the argument N1, then N2, every
 # count extended in a straight line to N by extrapolate.awk).
 #
-# TIMEMODEL: the model's program (build/tools/timemodel). HELDOUT_READS: the
-# log (default heldout-reads.tsv beside this file; the tests point it elsewhere).
+# TIMESIM: the model's program (build/tools/timesim). HELDOUT_READS: the log
+# (default heldout-reads.tsv beside this file; the tests point it elsewhere).
 # VALIDATE_JOBS: how many programs trace at once (default: one a core).
+# VALIDATE_COUNTS, VALIDATE_OUT: where the kept tables and the traces go
+# (default counts/ beside this file and build/profile/validation; the tests
+# trace into folders of their own).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
@@ -47,11 +59,11 @@ root=$(cd "$here/../../../.." && pwd)
 . "$root/common/scripts/lib.sh"
 SCRIPT_NAME=validate
 mode=${1:-cached}
-case $mode in trace | cached | write | check | heldout) ;; *) die_usage "usage: validate.sh trace [FILE...]|cached|write|check|heldout" ;; esac
+case $mode in trace | simulate | cached | write | check | heldout) ;; *) die_usage "usage: validate.sh trace|simulate [FILE...]|cached|write|check|heldout" ;; esac
 [ $# -eq 0 ] || shift
-[ "$mode" = trace ] || [ $# -eq 0 ] || die_usage "validate.sh $mode takes no file names"
+[ "$mode" = trace ] || [ "$mode" = simulate ] || [ $# -eq 0 ] || die_usage "validate.sh $mode takes no file names"
 kernels=$here/kernels.tsv published=$here/published.tsv devices=$here/devices.tsv heldout=$here/heldout.tsv
-counts=$here/counts programs_table=$here/programs.tsv isa_table=$here/isa.tsv results=$here/results.md
+counts=${VALIDATE_COUNTS:-$here/counts} programs_table=$here/programs.tsv isa_table=$here/isa.tsv results=$here/results.md
 reads=${HELDOUT_READS:-$here/heldout-reads.tsv}
 if [ "$mode" = heldout ]; then
     [[ ${ISSUE:-} =~ ^[1-9][0-9]{0,5}$ ]] ||
@@ -60,9 +72,9 @@ if [ "$mode" = heldout ]; then
         die "the held-out half was read for issue $ISSUE already ($(awk -F'\t' -v issue="$ISSUE" '!/^#/ && $2 == issue { print $1 ", commit " $3; exit }' "$reads")): it is read once per issue; that reading is in $reads"
     fi
 fi
-timemodel=${TIMEMODEL:-$root/build/tools/timemodel}
-[ -x "$timemodel" ] || die "$timemodel is not built (make $timemodel)"
-out=$root/build/profile/validation
+timesim=${TIMESIM:-$root/build/tools/timesim}
+[ -x "$timesim" ] || die "$timesim is not built (make $timesim)"
+out=${VALIDATE_OUT:-$root/build/profile/validation}
 mkdir -p "$out"
 
 # column NAME TABLE: the values of one named column, one per data row.
@@ -89,8 +101,8 @@ awk -F'\t' 'FNR == 1 { part++ } /^#/ { next }
     END { exit bad }' "$here/projects.tsv" "$kernels" "$heldout" "$published" || die "the validation tables disagree (above)"
 programs=$(column file "$kernels" | sort -u)
 for file in $programs; do [ -f "$here/$file" ] || die "kernels.tsv names $file, which is not in $here"; done
-if [ "$mode" = trace ] && [ $# -gt 0 ]; then
-    for file in "$@"; do grep -qx "$file" <<<"$programs" || die "validate.sh trace $file: not a program of kernels.tsv"; done
+if [ $# -gt 0 ]; then
+    for file in "$@"; do grep -qx "$file" <<<"$programs" || die "validate.sh $mode $file: not a program of kernels.tsv"; done
 fi
 
 # wave_of FILE: any, 32 or 64 (kernels.tsv).
@@ -143,16 +155,17 @@ profile() {
         bash common/cpu/trace/profile.sh "build/trace/standalone/$name" "$dir" - "$@") >"$dir/$name.txt" 2>&1 ||
         { cat "$dir/$name.txt" >&2; die "the profile of $file failed"; }
 }
-# keep_counters TABLE: a profile's per-kernel table without the model's own columns.
+# keep_counters TABLE: a profile's per-kernel table without the model's own columns (NAME_DEVICE).
 keep_counters() {
-    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i !~ /_(g80|m2050|k20c|mi210|mi250x?|mi100|a100|v100|gfx906|h100|h200)(_ms)?$/) keep[++n] = i }
-        { line = $keep[1]; for (j = 2; j <= n; j++) line = line "\t" $keep[j]; print line }' "$1"
+    awk -F'\t' 'FNR == 1 { part++ } part == 1 { if (!/^#/ && $1 != "device") model = model "|" $1; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) if ($i !~ "_(" substr(model, 2) ")(_ms)?$") keep[++n] = i }
+        { line = $keep[1]; for (j = 2; j <= n; j++) line = line "\t" $keep[j]; print line }' "$devices" "$1"
 }
 # extend PART FILE_N1 FILE_N2 KEPT: a table of two slices extended to n (extrapolate.awk).
 extend() { awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$n" -f "$here/../extrapolate.awk" "$1" "$2" >"$3"; }
 
-# trace_wave64 NAME FILE: the wave-64 trace, gfx906's facts and each other AMD
-# target's, into counts/.
+# trace_wave64 NAME FILE: the wave-64 trace and hipcc's gfx906 code (profile.sh), each other AMD
+# target's code, and the counters into counts/.
 trace_wave64() {
     local name=$1 file=$2
     (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 "build/trace/standalone/$name" \
@@ -164,39 +177,27 @@ trace_wave64() {
         profile "$name" "$file" "${dirs[1]}" "$n2"
         keep_counters "${dirs[0]}/$name.tsv" >"${dirs[0]}/$name.counters.tsv"
         keep_counters "${dirs[1]}/$name.tsv" >"${dirs[1]}/$name.counters.tsv"
-        for part in counters mix waits; do
-            extend "${dirs[0]}/$name.$part.tsv" "${dirs[1]}/$name.$part.tsv" "$counts/$name.$part.tsv"
-        done
+        extend "${dirs[0]}/$name.counters.tsv" "${dirs[1]}/$name.counters.tsv" "$counts/$name.counters.tsv"
     else
         profile "$name" "$file" "$out"
         keep_counters "$out/$name.tsv" >"$counts/$name.counters.tsv"
-        cp "$out/$name.mix.tsv" "$counts/$name.mix.tsv"
-        cp "$out/$name.waits.tsv" "$counts/$name.waits.tsv"
     fi
+    [ -f "${dirs[0]}/$name.gfx906.s" ] || die "no gfx906 code of $file (its profile: ${dirs[0]}/$name.txt)"
     while read -r arch _; do
         [ -n "$arch" ] || continue
         echo "validate: $file's code for $arch" >&2
-        for dir in "${dirs[@]}"; do
-            (cd "$root" && ISA_ARCH=$arch bash common/cpu/model/isa_facts.sh "common/cpu/model/validation/$file" \
-                "$dir/$name.sites.tsv" "$dir/$name.lines.tsv" "$dir/$name.tsv" "$dir/$name.$arch") >&2 ||
-                die "hipcc's $arch code of $file failed (above)"
-        done
-        for part in mix waits; do
-            if [ -n "${n:-}" ]; then
-                extend "${dirs[0]}/$name.$arch.$part.tsv" "${dirs[1]}/$name.$arch.$part.tsv" "$counts/$name.$part.$arch.tsv"
-            else
-                cp "$out/$name.$arch.$part.tsv" "$counts/$name.$part.$arch.tsv"
-            fi
-        done
+        (cd "$root" && ISA_ARCH=$arch bash common/cpu/model/compile.sh gcn "common/cpu/model/validation/$file" \
+            "${dirs[0]}/$name.$arch.s") >&2 || die "hipcc's $arch code of $file failed (above)"
     done < <(arch_devices "$file")
 }
-# trace_wave32 NAME FILE: the wave-32 trace and nvcc's sm_90 facts, into counts/.
+# trace_wave32 NAME FILE: the wave-32 trace (one run, or one per slice), nvcc's sm_90 code, and
+# the counters into counts/.
 trace_wave32() {
     local name=$1 file=$2
     echo "validate: tracing $file at wave 32" >&2
     (cd "$root" && make --no-print-directory -s HIP_PLATFORM=cpu TRACE=1 WAVE=32 "build/trace-wave32/standalone/$name" \
         STANDALONE_SOURCE="common/cpu/model/validation/$file") >&2
-    local runs=("") compiled='' arg w32 part kept # one whole run, or one run per slice
+    local runs=("") arg w32
     [ -z "${n:-}" ] || runs=("$n1" "$n2")
     for arg in "${runs[@]}"; do
         w32=$out/$name.wave32$arg
@@ -204,18 +205,91 @@ trace_wave32() {
         HIPCPU_PROFILE="$w32.raw.tsv" HIPCPU_PROFILE_SITES="$w32.sites.tsv" HIPCPU_PROFILE_LINES="$w32.lines.tsv" \
             "$root/build/trace-wave32/standalone/$name" $arg >"$out/$name.wave32.log" 2>&1 ||
             { cat "$out/$name.wave32.log" >&2; die "the wave-32 trace of $file failed"; }
-        (cd "$root" && PTX_FACTS_COMPILED=$compiled bash common/cpu/model/ptx_facts.sh "common/cpu/model/validation/$file" \
-            "$w32.sites.tsv" "$w32.lines.tsv" "$w32.raw.tsv" "$w32.ptx") >&2 || die "nvcc's facts of $file failed (above)"
-        compiled=$w32.ptx
     done
-    for part in raw ptx.mix ptx.waits; do
-        case $part in raw) kept=$counts/$name.wave32.tsv ;; *) kept=$counts/$name.${part#ptx.}.sm_90.tsv ;; esac
-        if [ -n "${n:-}" ]; then
-            extend "$out/$name.wave32$n1.$part.tsv" "$out/$name.wave32$n2.$part.tsv" "$kept"
+    (cd "$root" && bash common/cpu/model/compile.sh ptx "common/cpu/model/validation/$file" "$out/$name.ptx") >&2 ||
+        die "nvcc's code of $file failed (above)"
+    if [ -n "${n:-}" ]; then
+        extend "$out/$name.wave32$n1.raw.tsv" "$out/$name.wave32$n2.raw.tsv" "$counts/$name.wave32.tsv"
+    else
+        cp "$out/$name.wave32.raw.tsv" "$counts/$name.wave32.tsv"
+    fi
+}
+# simulate FILE DEST: the simulation of FILE's kernels on every device of its published rows (and
+# gfx906 and h200 where traced at their wave), each on the code it ran (isa.tsv's target; warps of
+# 32 on nvcc's), from the counts at the program's full size (slices extended), into
+# DEST/NAME.model[-ARCH|-warp32].tsv: kernel, device, model_ms, binding (report.awk's tables).
+simulate() {
+    local file=$1 dest=$2 name=${1%.hip} n1='' n2='' n='' program_devices d a arch list code table sim=$out/sim
+    mkdir -p "$sim"
+    read -r n1 n2 n <<<"$(slices "$file")" || true
+    program_devices=$(awk -F'\t' '!/^#/ && $1 != "device" { print $1 }' "$out/$name.devices.tsv" | sort -u)
+    if traced_at "$file" 64; then
+        local code_dir=$out
+        if [ -n "$n" ]; then
+            for part in sites lines; do
+                awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$n" -f "$here/../extrapolate.awk" \
+                    "$out/$name.slice1/$name.$part.tsv" "$out/$name.slice2/$name.$part.tsv" >"$sim/$name.64.$part.tsv"
+            done
+            code_dir=$out/$name.slice1
         else
-            cp "$out/$name.wave32.$part.tsv" "$kept"
+            for part in sites lines; do
+                [ -f "$out/$name.$part.tsv" ] || die "no traces of $file in $out: run validate.sh trace $file"
+                cp "$out/$name.$part.tsv" "$sim/$name.64.$part.tsv"
+            done
         fi
-    done
+        for arch in gfx906 gfx908 gfx90a gfx940; do
+            list=''
+            for d in $program_devices; do
+                [ "$(device_figure "$d" wave_size)" = 64 ] || continue
+                a=$(awk -F'\t' -v d="$d" '!/^#/ && $1 == d { print $2 }' "$isa_table")
+                [ "${a:-gfx906}" = "$arch" ] && list=$list${list:+,}$d
+            done
+            [ -n "$list" ] || continue
+            code=$code_dir/$name.$arch.s table=$dest/$name.model-$arch.tsv
+            [ "$arch" != gfx906 ] || { code=$code_dir/$name.gfx906.s table=$dest/$name.model.tsv; }
+            [ -f "$code" ] || die "no $code: run validate.sh trace $file"
+            bash "$here/../code_names.sh" "$code" >"$sim/$name.$arch.names"
+            "$timesim" --code gcn "$code" --names "$sim/$name.$arch.names" --code-for "$list" "$devices_table" \
+                "$counts/$name.counters.tsv" "$sim/$name.64.sites.tsv" "$sim/$name.64.lines.tsv" >"$sim/$name.$arch.tsv"
+            model_columns "$sim/$name.$arch.tsv" >"$table"
+        done
+    fi
+    if traced_at "$file" 32; then
+        list=''
+        for d in $program_devices; do [ "$(device_figure "$d" wave_size)" = 32 ] && list=$list${list:+,}$d; done
+        [ -n "$list" ] || return 0
+        local w32=$out/$name.wave32
+        [ -z "$n" ] || w32=$out/$name.wave32$n1
+        [ -f "$w32.sites.tsv" ] && [ -f "$out/$name.ptx.sm_90.ptx" ] || die "no wave-32 traces of $file in $out: run validate.sh trace $file"
+        for part in sites lines; do
+            if [ -n "$n" ]; then
+                awk -F'\t' -v n1="$n1" -v n2="$n2" -v n="$n" -f "$here/../extrapolate.awk" \
+                    "$out/$name.wave32$n1.$part.tsv" "$out/$name.wave32$n2.$part.tsv" >"$sim/$name.32.$part.tsv"
+            else
+                cp "$w32.$part.tsv" "$sim/$name.32.$part.tsv"
+            fi
+        done
+        bash "$here/../code_names.sh" "$out/$name.ptx.sm_90.ptx" >"$sim/$name.ptx.names"
+        "$timesim" --code ptx "$out/$name.ptx.sm_90.ptx" --names "$sim/$name.ptx.names" --ptxas "$out/$name.ptx.ptxas" \
+            --code-for "$list" "$devices_table" "$counts/$name.wave32.tsv" "$sim/$name.32.sites.tsv" \
+            "$sim/$name.32.lines.tsv" >"$sim/$name.warp32.tsv"
+        model_columns "$sim/$name.warp32.tsv" >"$dest/$name.model-warp32.tsv"
+    fi
+}
+# device_figure DEVICE FIGURE: one figure of devices.tsv.
+device_figure() { awk -F'\t' -v d="$1" -v f="$2" '!/^#/ && $1 == d && $2 == f { print $3 }' "$devices_table"; }
+devices_table=$devices
+# model_columns TABLE: timesim's table as report.awk reads it (kernel, device, model_ms, binding).
+model_columns() {
+    awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "kernel", "device", "model_ms", "binding"; next }
+        { print $c["kernel"], $c["device"], $c["model_ms"], $c["binding"] }' "$1"
+}
+# held_out FILE: whether FILE's project is in the held-out half.
+held_out() {
+    awk -F'\t' -v file="$1" 'FNR == 1 { part++ } /^#/ { next }
+        part == 1 { if ($1 != "project") held[$1] = 1; next }
+        !c { for (i = 1; i <= NF; i++) h[$i] = i; c = 1; next }
+        $h["file"] == file && ($h["project"] in held) { found = 1 } END { exit !found }' "$heldout" "$kernels"
 }
 
 warp32=$(awk -F'\t' '!/^#/ && $2 == "wave_size" && $3 == 32 { printf "%s%s", sep, $1; sep = " " }' "$devices")
@@ -232,6 +306,7 @@ trace_program() {
     read -r n1 n2 n <<<"$(slices "$file")" || true
     if traced_at "$file" 64; then trace_wave64 "$name" "$file"; fi
     if traced_at "$file" 32; then trace_wave32 "$name" "$file"; fi
+    held_out "$file" || simulate "$file" "$counts" # the held-out half is simulated at its one reading alone
     echo "validate: $file traced in $(($(date +%s) - start)) s" >&2
     echo ok >"$out/$name.trace.status"
 }
@@ -259,37 +334,33 @@ if [ "$mode" = trace ]; then
         [ -f "$out/$name.trace.status" ] || { cat "$out/$name.trace.log" >&2; die "the traces of $file failed (its log is above)"; }
     done
 fi
+if [ "$mode" = simulate ]; then
+    for file in $programs; do
+        [ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx "$file" || continue
+        held_out "$file" || simulate "$file" "$counts"
+    done
+    mode=trace # then as a trace of the same programs
+fi
+if [ "$mode" = trace ] && [ $# -gt 0 ]; then # some programs traced: results.md waits for validate.sh write
+    echo "validate: results.md is unchanged: validate.sh write rewrites it from the kept tables" >&2
+    exit 0
+fi
+# The simulated times: the development half's kept in counts/; with heldout, the held-out half's,
+# simulated now from the traces in $out.
 tables=()
 for file in $programs; do
     name=${file%.hip}
-    if traced_at "$file" 64; then
-        for part in counters mix waits; do
-            [ -f "$counts/$name.$part.tsv" ] || die "no $counts/$name.$part.tsv: run validate.sh trace $file"
-        done
-        "$timemodel" "$out/$name.devices.tsv" "$counts/$name.counters.tsv" "$counts/$name.mix.tsv" "$counts/$name.waits.tsv" \
-            >"$out/$name.model.tsv"
-        tables+=("$out/$name.model.tsv")
-        # Each other AMD target's devices, on that target's code.
-        while read -r arch list; do
-            [ -n "$arch" ] || continue
-            for part in mix waits; do
-                [ -f "$counts/$name.$part.$arch.tsv" ] || die "no $counts/$name.$part.$arch.tsv: run validate.sh trace $file"
-            done
-            "$timemodel" --code-for "$list" "$out/$name.devices.tsv" "$counts/$name.counters.tsv" "$counts/$name.mix.$arch.tsv" \
-                "$counts/$name.waits.$arch.tsv" >"$out/$name.model-$arch.tsv"
-            tables+=("$out/$name.model-$arch.tsv")
-        done < <(arch_devices "$file")
-    fi
-    if traced_at "$file" 32; then
-        for part in wave32 mix.sm_90 waits.sm_90; do
-            [ -f "$counts/$name.$part.tsv" ] || die "no $counts/$name.$part.tsv: run validate.sh trace $file"
-        done
-        # Warps of 32: the wave-32 trace's counters and nvcc's sm_90 code.
-        list=$(awk -F'\t' -v list="$warp32" 'BEGIN { n = split(list, d, " "); for (i = 1; i <= n; i++) w[d[i]] = 1 }
-            !/^#/ && ($1 in w) && !seen[$1]++ { printf "%s%s", sep, $1; sep = "," }' "$out/$name.devices.tsv")
-        "$timemodel" --code-for "$list" "$out/$name.devices.tsv" "$counts/$name.wave32.tsv" "$counts/$name.mix.sm_90.tsv" \
-            "$counts/$name.waits.sm_90.tsv" >"$out/$name.model-warp32.tsv"
-        tables+=("$out/$name.model-warp32.tsv")
+    if held_out "$file"; then
+        [ "$mode" = heldout ] || continue
+        mkdir -p "$out/heldout"
+        rm -f "$out/heldout/$name".model*.tsv
+        simulate "$file" "$out/heldout"
+        tables+=("$out/heldout/$name".model*.tsv)
+    else
+        [ "$mode" != heldout ] || continue
+        kept=("$counts/$name".model*.tsv)
+        [ -f "${kept[0]}" ] || die "no simulated times of $file in $counts: run validate.sh trace $file"
+        tables+=("${kept[@]}")
     fi
 done
 
@@ -308,11 +379,11 @@ trace | write)
 check)
     echo "$report"
     if ! diff <(cat "$results") <(echo "$report") >"$out/check.diff"; then
-        error "$results is not what the model gives on the kept counts now (validate.sh write rewrites it):"
+        error "$results is not what the kept simulated times give now (validate.sh write rewrites it):"
         cat "$out/check.diff" >&2
         exit 1
     fi
-    echo "validate: results.md is what the model gives on the kept counts"
+    echo "validate: results.md is what the kept simulated times give"
     ;;
 heldout)
     echo "$report" | tee "$out/heldout-$ISSUE.md"
