@@ -71,7 +71,7 @@ DEPFLAGS = -MMD -MP -MF $@.dep -MT $@
 quiet = $(if $(V)$(findstring s,$(MAKE_LETTERS))$(findstring n,$(MAKE_LETTERS)),,@printf '  %-6s %s\n' '$(1)' '$@';)
 MAKE_LETTERS = $(firstword -$(MAKEFLAGS))# make's one-letter options, as -ks
 HIP_TOOL := $(if $(filter amd,$(HIP_PLATFORM)),HIPCC,$(if $(filter nvidia,$(HIP_PLATFORM)),NVCC,CXX))
-EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/cpu $(COMMON_INCLUDES)
+EXECUTOR_FLAGS := -Wno-unknown-pragmas -DHIPCPU_WAVE_SIZE=$(WAVE) -x c++ -Icommon/executor $(COMMON_INCLUDES)
 CPU_BUILD := build/cpu$(WAVE_SUFFIX)$(SAN_SUFFIX)
 TRACE_BUILD := build/trace$(WAVE_SUFFIX)
 ifeq ($(HIP_PLATFORM)$(TRACE),cpu)
@@ -80,7 +80,7 @@ HIP_COMPILE = $(CXX) $(CXXFLAGS) $(EXECUTOR_FLAGS)
 HIP_LINK = $(call quiet,LD)$(CXX) $(CXXFLAGS)
 EXECUTOR := $(BUILD)/executor.o
 else ifeq ($(HIP_PLATFORM),cpu)
-# The trace build (common/cpu/README.md): a call to the executor before every load and store, no
+# The trace build (common/executor/README.md): a call to the executor before every load and store, no
 # auto-vectorisation, so the counts are the accesses the source asks for (ASan's pass: for memcpy).
 BUILD := $(TRACE_BUILD)
 HIP_COMPILE = clang++ -std=c++17 -O2 -g -gdwarf-4 -Wall -Wextra -DHIPCPU_TRACE=1 $(EXECUTOR_FLAGS)
@@ -112,9 +112,9 @@ endif
 LAYERS := mlp linear session host
 LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib%.a)
 HOST_LIB := $(BUILD)/libhost.a
-MODEL_LIB := $(BUILD)/libmodel.a# the time model (common/cpu/model/), for its tests
+MODEL_LIB := $(BUILD)/libmodel.a# the time model (common/model/), for its tests
 $(foreach layer,$(LAYERS),$(eval $(BUILD)/lib$(layer).a: $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/$(layer)/*.c))))
-$(MODEL_LIB): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_cli.c,$(wildcard common/cpu/model/*.c)))
+$(MODEL_LIB): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_cli.c,$(wildcard common/model/*.c)))
 $(LAYER_LIBS) $(MODEL_LIB):
 	rm -f $@ && $(AR) rcs $@ $^
 # The GPU layers, objects compiled per platform: the harness (main(), for either model, and
@@ -153,23 +153,26 @@ $(BUILD)/chapters/%.o: $(GENERATED)/%.hip | $(PLATFORM_TOOLS)
 # The executor: one object per source (make -j compiles them side by side; a change rebuilds its
 # own), the tracer's sources in the trace build only, joined into one relocatable executor.o.
 # The link takes only the objects: a .dep left by an older build may name sources as prerequisites.
-EXECUTOR_SOURCES := $(wildcard common/cpu/*.cpp) $(if $(TRACE),$(wildcard common/cpu/trace/trace*.cpp)) \
-  $(wildcard common/cpu/fiber_$(shell uname -m).S)
+EXECUTOR_SOURCES := $(wildcard common/executor/*.cpp) $(if $(TRACE),$(wildcard common/tracer/trace*.cpp)) \
+  $(wildcard common/executor/fiber_$(shell uname -m).S)
 $(BUILD)/executor.o: $(patsubst %.S,$(BUILD)/%.o,$(EXECUTOR_SOURCES:%.cpp=$(BUILD)/%.o))
 	ld -r $(filter %.o,$^) -o $@
-$(BUILD)/common/cpu/%.o: common/cpu/%.cpp | $(PLATFORM_TOOLS)
+$(BUILD)/common/executor/%.o: common/executor/%.cpp | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
 	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/common/cpu/%.o: common/cpu/%.S
+$(BUILD)/common/tracer/%.o: common/tracer/%.cpp | $(PLATFORM_TOOLS)
+	@mkdir -p $(@D)
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/common/executor/%.o: common/executor/%.S
 	@mkdir -p $(@D)
 	$(call quiet,AS)$(CC) $(SAN_FLAGS) -c $< -o $@
 # The archive and the joined executor list every object they take: the quiet build shows neither command
 $(if $(V),,.SILENT: $(LAYER_LIBS) $(MODEL_LIB) $(BUILD)/executor.o $(REFERENCES))
 
-# The time model's program, the simulation (common/cpu/model/sim.h): host C, the same on every platform
+# The time model's program, the simulation (common/model/sim.h): host C, the same on every platform
 TIMESIM := build/tools/timesim
-TIMESIM_SOURCES := $(wildcard common/cpu/model/*.c)
-$(TIMESIM): $(TIMESIM_SOURCES) $(wildcard common/cpu/model/*.h)
+TIMESIM_SOURCES := $(wildcard common/model/*.c)
+$(TIMESIM): $(TIMESIM_SOURCES) $(wildcard common/model/*.h)
 	@mkdir -p $(@D)
 	$(call quiet,CC)$(CC) $(CFLAGS) $(TIMESIM_SOURCES) $(LDLIBS) -o $@
 

@@ -34,7 +34,7 @@ figures-compare: # then make readme-table, by hand
 	@$(NO_LIMITS)$(MAKE) --no-print-directory compare COMPARE_DIR=plots
 figures-plots:
 	@$(NO_LIMITS)$(MAKE) --no-print-directory plots PLOTS_DIR=plots RESOURCE_TSV=plots/resources.tsv
-FIGURE_FILES = README.md $(sort $(wildcard chapters/*/README.md)) common/cpu/README.md common/cpu/model/README.md
+FIGURE_FILES = README.md $(sort $(wildcard chapters/*/README.md)) common/executor/README.md common/model/README.md
 readme-figures: readme-table ## rerun each command a README quotes between figure markers, rewrite its blocks (full MNIST: ~15 min)
 	@plots/readme_figures.sh $(if $(CHECK),--check) $(FIGURE_FILES)
 readme-table: ## rewrite README_FILE's chapter and counter tables (between their markers) from README_TABLE_TSV and the TSVs beside it

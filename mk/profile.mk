@@ -1,5 +1,5 @@
 # make profile-N, racecheck-N and their FILE= forms, make validate-model: the CPU
-# executor's trace build and the time model (common/cpu/README.md). Included by the Makefile.
+# executor's trace build and the time model (common/executor/README.md). Included by the Makefile.
 
 # profile-N: one full-MNIST iteration unless ARGS says otherwise.
 # Its time model reads hipcc's gfx906 code (hip-tools); where that cannot be installed, the counts come alone.
@@ -11,7 +11,7 @@ profile-%: ## chapter N's memory traffic and modelled time per kernel, counted o
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/$(CHAPTER) $(TIMESIM)
 	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 build/trace-wave32/$(CHAPTER))
 	-@$(MAKE) --no-print-directory hip-tools
-	@PROFILE_SAMPLE=$(SAMPLE) bash common/cpu/trace/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
+	@PROFILE_SAMPLE=$(SAMPLE) bash common/tracer/profile.sh $(TRACE_BUILD)/$(CHAPTER) build/profile $(DATASET_DIR) $(or $(ARGS),$(PROFILE_ARGS_$(CHAPTER)))
 racecheck-%: ## chapter N's kernels checked on the executor for races and uninitialised shared-memory reads
 	@$(TRACED_CHAPTER)
 	@$(FETCH_DATASET)
@@ -25,7 +25,7 @@ RACECHECK_CLEAN = no race and no uninitialised shared-memory read in $(RACECHECK
 # 07 and 08 leave some blocks with no tile; on 10,007 (prime) every block of chapter 08 has two or more.
 # The check costs 9 bytes per device byte: 9-26 s a chapter at 10,007 images on the 2-core machine, a
 # few seconds at 1,037. Chapter 09's epochs also run the 10,000 test images, whatever the limit (107 s
-# at 10,000 images, 39-45 s at 1,037: common/cpu/README.md), so it runs at 1,037 alone. RACECHECK_IMAGES
+# at 10,000 images, 39-45 s at 1,037: common/executor/README.md), so it runs at 1,037 alone. RACECHECK_IMAGES
 # or ARGS given: one run, as asked.
 RACECHECK_LIMITS = $(or $(RACECHECK_IMAGES),$(if $(filter 09-%,$(CHAPTER)),1037,$(if $(ARGS),10007,1037 10007)))
 space := $(subst ,, )# one space, and a newline between recipe lines made by foreach
@@ -35,21 +35,21 @@ define newline
 endef
 # make profile FILE=kernel.hip: a HIP program of your own (its own main()), traced and modelled.
 # Its build is keyed by the source's full path (two main.hip files never share a binary), and goes
-# through the front end (common/cpu/front/): <<<...>>> launches and extern __shared__ become C++.
+# through the front end (common/executor/front/): <<<...>>> launches and extern __shared__ become C++.
 .PHONY: profile racecheck validate-model validate-heldout validate-chapters
 STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
 STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 # The warp-32 devices (H100, H200) read a second trace at wave 32 and nvcc's own code, as a chapter's do.
 STANDALONE_WARP32 = build/trace-wave32/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 STANDALONE_CHECK = $(if $(FILE),$(if $(wildcard $(FILE)),true,echo "make $@: FILE=$(FILE): no such file" >&2; exit 2),echo \
-  "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/cpu/model/README.md)" >&2; exit 2)
+  "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/model/README.md)" >&2; exit 2)
 profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
 	@$(STANDALONE_CHECK)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMESIM) STANDALONE_SOURCE=$(FILE)
 	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 $(STANDALONE_WARP32) STANDALONE_SOURCE=$(FILE))
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) $(if $(filter 64,$(WAVE)),PROFILE_WARP32_BINARY=$(STANDALONE_WARP32)) \
-	  bash common/cpu/trace/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+	  bash common/tracer/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
 racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) checked for races and uninitialised shared-memory reads
 	@$(STANDALONE_CHECK)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) STANDALONE_SOURCE=$(FILE)
@@ -59,7 +59,7 @@ racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) chec
 # would stop the next make once it is gone. The plain executor build (build/cpu/standalone/...)
 # takes the same rule.
 FRONT := build/tools/hipcpu_front
-$(FRONT): common/cpu/front/hipcpu_front.c
+$(FRONT): common/executor/front/hipcpu_front.c
 	@mkdir -p $(@D)
 	$(call quiet,CC)$(CC) $(CFLAGS) $< -o $@
 $(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
@@ -70,9 +70,9 @@ $(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_T
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 validate-model: $(TIMESIM) ## the time model against the measured and published times of outside kernels, development half
 	-@$(MAKE) --no-print-directory hip-tools
-	@TIMESIM=$(TIMESIM) bash common/cpu/model/validation/validate.sh trace
+	@TIMESIM=$(TIMESIM) bash common/model/validation/validate.sh trace
 validate-heldout: $(TIMESIM) ## the held-out half's figures, read once per issue (ISSUE=N), on the traces validate-model left
-	@ISSUE=$(ISSUE) TIMESIM=$(TIMESIM) bash common/cpu/model/validation/validate.sh heldout
+	@ISSUE=$(ISSUE) TIMESIM=$(TIMESIM) bash common/model/validation/validate.sh heldout
 # validate-chapters: chapters 01-08 profiled at VALIDATE_IMAGES (16384, or 60000: full MNIST), then
 # their simulated H200 kernels against the GPU report kept in VALIDATE_REPORT (its
 # quick-16384/ table for 16,384 images). One run on the 2-core development machine, 2026-11-29, beside
@@ -83,14 +83,14 @@ validate-chapters: ## the chapters' simulated H200 times against the kept GPU re
 	@mkdir -p build && $(foreach c,$(VALIDATED_CHAPTERS),echo "validate-chapters: profiling $(c) on $(VALIDATE_IMAGES) images" && \
 	  { $(MAKE) --no-print-directory profile-$(firstword $(subst -, ,$(c))) ARGS="--train-limit $(VALIDATE_IMAGES)" >build/profile-$(c).log 2>&1 || \
 	  { cat build/profile-$(c).log; exit 1; }; } && ) true
-	@bash common/cpu/model/chapters.sh $(VALIDATE_REPORT)/$(if $(filter 16384,$(VALIDATE_IMAGES)),quick-16384/)kernels.tsv build/profile h200 \
+	@bash common/model/chapters.sh $(VALIDATE_REPORT)/$(if $(filter 16384,$(VALIDATE_IMAGES)),quick-16384/)kernels.tsv build/profile h200 \
 	  $(VALIDATED_CHAPTERS)
 
-# The validation programs (common/cpu/model/validation/kernels.tsv), built for the plain executor
+# The validation programs (common/model/validation/kernels.tsv), built for the plain executor
 # at the wave their code assumes (make test runs each one's --small --check), and compiled by nvcc
 # to PTX: its front end reads the host code too, so a HIP call the NVIDIA header lacks is caught,
 # in a third of a full build's time (ptxas, the host compiler and the link run on a GPU day).
-VALIDATION_DIR := common/cpu/model/validation
+VALIDATION_DIR := common/model/validation
 validation_programs = $(shell awk -F'\t' '/^\#/ { next } !c { for (i = 1; i <= NF; i++) h[$$i] = i; c = 1; next } \
   $$h["wave"] ~ /$(1)/ && !seen[$$h["file"]]++ { sub(/\.hip$$/, "", $$h["file"]); print $$h["file"] }' $(VALIDATION_DIR)/kernels.tsv)
 VALIDATION_WAVE64 := $(call validation_programs,^(any|64)$$)

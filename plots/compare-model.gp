@@ -3,7 +3,7 @@
 # with its time and what binds its slowest kernel (its largest stall), and a
 # tick at each bar's physical floor (unique bytes at full bandwidth, FLOPs
 # at peak, plus the launches). Modelled from the executor's counts and the
-# gfx906 code (common/cpu/model/), never measured.
+# gfx906 code (common/model/), never measured.
 #
 #   gnuplot -e "data='build/compare/compare-model.tsv'; out='x.png'; title='...'" plots/compare-model.gp
 #
@@ -45,7 +45,7 @@ set mytics 10
 set grid ytics mytics lc rgb "#dddddd" lw 1, lc rgb "#f2f2f2" lw 1
 set key top right box opaque samplen 2
 set bmargin 9
-# The key to the words a bar is labelled with (common/cpu/model/README.md, the simulation's stalls).
+# The key to the words a bar is labelled with (common/model/README.md, the simulation's stalls).
 set label 1 "what binds (under each time): what held the slowest kernel's simulated waves longest.  memory = waiting for global memory;  lds = for shared memory;\nbarrier = at a barrier;  dependency = on an arithmetic result;  pipe = for a busy pipe;  scalar = for scalar loads;  issue = issuing, or another wave's turn;  launch = the launch cost" \
     at screen 0.01, screen 0.045 left font ",9" tc rgb "#333333"
 set logscale y 10

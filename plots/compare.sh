@@ -74,7 +74,7 @@ echo "compare: $count chapters, $iters iterations x $repeats run(s) each," \
 awk -F '\t' -v OFS='\t' -f "$here/compare_table.awk" "$work/runs.tsv" >"$work/compare.tsv"
 
 # Without a GPU the executor's milliseconds say little about a GPU: the main
-# chart is the time model's (common/cpu/model/), from the trace build's counts
+# chart is the time model's (common/model/), from the trace build's counts
 # of each chapter and hipcc's gfx906 code; the executor's own times go to a
 # chart of their own, compare-executor, labelled as what they are.
 picture=$work/compare.$format

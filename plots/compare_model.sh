@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make compare without a GPU (plots/compare.sh's step): the time model's
-# times of each GPU chapter (common/cpu/model/), from the trace build's
+# times of each GPU chapter (common/model/), from the trace build's
 # counts of it and hipcc's gfx906 code, into WORK/model.tsv and its chart;
 # the counters the lessons move, summed per chapter, into WORK/counters.tsv
 # (README.md's counter table).
@@ -45,7 +45,7 @@ done
 echo "compare: modelling ${gpu_chapters[*]} (traced on ${slices:-$images} images${slices:+, extended to $images})"
 # shellcheck disable=SC2016 # the inner sh expands its own arguments
 printf '%s\n' "${gpu_chapters[@]}" | env "${slice_env[@]}" xargs -P 2 -I{} sh -c \
-    'bash "$1/../common/cpu/trace/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
+    'bash "$1/../common/tracer/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
     sh "$here" "$trace_build" "$profiles/$images" "$dataset" "${limit:+--train-limit $limit}" "$work" ||
     die "a chapter's profile failed (its output is above)"
 
@@ -81,7 +81,7 @@ if [ -n "$slices" ]; then
 else
     title+=$'\n'"counts of the CPU executor's trace build, gfx906 code from hipcc, sm_90 PTX from nvcc"
 fi
-title+=$'\n'"device figures and their sources: common/cpu/model/devices.tsv; how, and where it misses: common/cpu/model/README.md"
+title+=$'\n'"device figures and their sources: common/model/devices.tsv; how, and where it misses: common/model/README.md"
 gnuplot -e "data=$(gp_string "$work/model.tsv"); out=$(gp_string "$out"); format='$format'" \
     -e "title=$(gp_string "$title")" "$here/compare-model.gp" ||
     die "gnuplot failed on $work/model.tsv"

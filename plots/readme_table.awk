@@ -118,10 +118,10 @@ END {
     }
     print ""
     if (modelfile != "")
-        print "*Model: the time model (common/cpu/model/) on the CPU executor's counts of one iteration on " mimages \
+        print "*Model: the time model (common/model/) on the CPU executor's counts of one iteration on " mimages \
             " MNIST images" (mslices != "" && mslices != "none" ? " (traced on " mslices " images, extended in a straight line)" : "") \
             ", hipcc's gfx906 code and nvcc's sm_90 PTX, `make compare`, " mdate "; what binds is the slowest kernel and what held its simulated waves longest. A model, never measured: [" \
-            modelfile "](" modelfile "), device figures and sources in [common/cpu/model/devices.tsv](common/cpu/model/devices.tsv).*"
+            modelfile "](" modelfile "), device figures and sources in [common/model/devices.tsv](common/model/devices.tsv).*"
     if (modelfile != "") print ""
     if (!ndevices) {
         print "*No chapter measured yet: `make compare` writes the times into [" data "](" data ").*"

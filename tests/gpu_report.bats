@@ -106,8 +106,8 @@ setup() {
     echo "$output"
     [ "$status" -eq 0 ]
     local programs kernels
-    programs=$(awk -F'\t' '!/^#/ && $1 != "file" { print $1 }' common/cpu/model/validation/kernels.tsv | sort -u | wc -l)
-    kernels=$(awk -F'\t' '!/^#/ && $1 != "file"' common/cpu/model/validation/kernels.tsv | wc -l)
+    programs=$(awk -F'\t' '!/^#/ && $1 != "file" { print $1 }' common/model/validation/kernels.tsv | sort -u | wc -l)
+    kernels=$(awk -F'\t' '!/^#/ && $1 != "file"' common/model/validation/kernels.tsv | wc -l)
     grep $'^validation\t' "$out/report.tsv"
     grep -q $'^validation\tok\t[0-9]*\t'"$kernels validation kernels timed by Nsight Compute; [0-9]* programs checked by --small --check; 0 failures" "$out/report.tsv"
     grep -q $'^build\tskipped\t0\tnot among --only validation' "$out/report.tsv"
@@ -126,7 +126,7 @@ setup() {
     local root=$BATS_TEST_TMPDIR/root
     mkdir -p "$root"
     git ls-files | tar -cf - -T - | tar -xf - -C "$root"
-    md5sum README.md chapters/*/README.md plots/compare.tsv common/cpu/README.md >"$BATS_TEST_TMPDIR/own.md5"
+    md5sum README.md chapters/*/README.md plots/compare.tsv common/executor/README.md >"$BATS_TEST_TMPDIR/own.md5"
     run common/scripts/gpu_import.sh "$REPORT" --root "$root"
     [ "$status" -eq 1 ]
     [[ $output == *"was made on the CPU platform: its times are the executor's, not a GPU's (--allow-executor"* ]]
@@ -144,13 +144,13 @@ setup() {
         [ "$status" -eq 1 ]
     done
     grep -q '^  the report.s --check: ok: 18 of 18' "$root/chapters/05-loop-unrolling/README.md"
-    grep -q '^No GPU kernel times in this report (compare: ok: ' "$root/common/cpu/README.md"
+    grep -q '^No GPU kernel times in this report (compare: ok: ' "$root/common/executor/README.md"
     # a second import changes nothing
     cp -r "$root" "$BATS_TEST_TMPDIR/before"
     common/scripts/gpu_import.sh "$REPORT" --root "$root" --allow-executor >/dev/null
     diff -r "$BATS_TEST_TMPDIR/before" "$root"
     # the repository's own files were not touched
-    cmp "$BATS_TEST_TMPDIR/own.md5" <(md5sum README.md chapters/*/README.md plots/compare.tsv common/cpu/README.md)
+    cmp "$BATS_TEST_TMPDIR/own.md5" <(md5sum README.md chapters/*/README.md plots/compare.tsv common/executor/README.md)
 }
 
 @test "gpu-import of an H100's report: per kernel, measured beside modelled; the validation programs as the measured set, once" {
@@ -173,18 +173,18 @@ setup() {
     echo "$output"
     [ "$status" -eq 0 ]
     # the median of the three runs (0.20) beside the model's h100 figure, and their ratio
-    grep -q '^| 08-tuned-gfx906 | train_step | 0.2000 | 0.0800 | 0.40 |' "$root/common/cpu/README.md"
-    grep -q '^| 08-tuned-gfx906 | update | 0.0100 | 0.0400 | 4.00 |' "$root/common/cpu/README.md"
-    grep -q '^0 of 2 kernels modelled within 0.5x-2x of the measured time (0%)' "$root/common/cpu/README.md"
+    grep -q '^| 08-tuned-gfx906 | train_step | 0.2000 | 0.0800 | 0.40 |' "$root/common/executor/README.md"
+    grep -q '^| 08-tuned-gfx906 | update | 0.0100 | 0.0400 | 4.00 |' "$root/common/executor/README.md"
+    grep -q '^0 of 2 kernels modelled within 0.5x-2x of the measured time (0%)' "$root/common/executor/README.md"
     grep -q '`train_step` 0.2 (0.08), `update` 0.01 (0.04)' "$root/chapters/08-tuned-gfx906/README.md"
     # the measured set leads published.tsv, each row once, after a second import too
     common/scripts/gpu_import.sh "$gpu" --root "$root" >/dev/null
-    local published=$root/common/cpu/model/validation/published.tsv
+    local published=$root/common/model/validation/published.tsv
     [ "$(awk -F '\t' '!/^#/ && NR > 1 { print $1; exit }' "$published")" = measured-h100 ]
     [ "$(grep -c $'^measured-h100\tno\tbabelstream.hip\tcopy_kernel<double>\th100\t.*\t0.19\t' "$published")" -eq 1 ]
     [ "$(grep -c '^measured-h100' "$published")" -eq 2 ]
     # every other row is as it was
-    diff <(grep -v '^measured-h100' common/cpu/model/validation/published.tsv) <(grep -v '^measured-h100' "$published")
+    diff <(grep -v '^measured-h100' common/model/validation/published.tsv) <(grep -v '^measured-h100' "$published")
 }
 
 @test "gpu-import --validation-only: an H200's validation table alone, each kernel filed under its kernels.tsv name, the report kept" {
@@ -202,7 +202,7 @@ setup() {
     run common/scripts/gpu_import.sh "$gpu" --root "$root" --validation-only --validation "$gpu/quick/validation.tsv"
     echo "$output"
     [ "$status" -eq 0 ]
-    local published=$root/common/cpu/model/validation/published.tsv
+    local published=$root/common/model/validation/published.tsv
     grep -q $'^measured-h200\tno\tliu_sgemv.hip\tSgemv_v2<2>\th200\t.*\t0.004\t' "$published"
     grep -q $'^measured-h200\tno\tliu_reduce_v5_v7.hip\treduce5<256u>\th200\t.*\t0.08\t' "$published"
     grep -q $'^measured-h200\tno\tliu_sgemm_v1.hip\tSgemm<128, 8, 128, 8, 8, false>\th200\t.*\t0.05\t' "$published"
@@ -281,10 +281,10 @@ ncu_sample() {
     # a build folder of its own: every object there (make -j2 compiles them side by side)
     local build=$BATS_TEST_TMPDIR/trace
     plain_make -s -j2 HIP_PLATFORM=cpu TRACE=1 BUILD="$build" "$build/executor.o" >/dev/null
-    run plain_make -n -W common/cpu/trace/trace_race.cpp HIP_PLATFORM=cpu TRACE=1 BUILD="$build" "$build/executor.o"
+    run plain_make -n -W common/tracer/trace_race.cpp HIP_PLATFORM=cpu TRACE=1 BUILD="$build" "$build/executor.o"
     [ "$status" -eq 0 ]
-    [ "$(grep -oE ' -c common/[^ ]+' <<<"$output" | tr '\n' ' ')" = " -c common/cpu/trace/trace_race.cpp " ]
-    [[ "${lines[-1]}" == "ld -r "*"$build/common/cpu/scheduler.o "*" -o $build/executor.o" ]]
+    [ "$(grep -oE ' -c common/[^ ]+' <<<"$output" | tr '\n' ' ')" = " -c common/tracer/trace_race.cpp " ]
+    [[ "${lines[-1]}" == "ld -r "*"$build/common/executor/scheduler.o "*" -o $build/executor.o" ]]
 }
 
 @test "-MMD -MP: a header change rebuilds the objects that include it, and no others" {

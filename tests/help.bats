@@ -162,11 +162,11 @@ reader_targets() {
     local clone="$BATS_TEST_TMPDIR/clone"
     fresh_copy "$clone"
     cd "$clone"
-    run plain_make HIP_PLATFORM=cpu build/cpu/common/host/idx.o "build/cpu/common/cpu/fiber_$(uname -m).o"
+    run plain_make HIP_PLATFORM=cpu build/cpu/common/host/idx.o "build/cpu/common/executor/fiber_$(uname -m).o"
     echo "$output"
     [ "$status" -eq 0 ]
     [ "${lines[0]}" = "  CC     build/cpu/common/host/idx.o" ]
-    [ "${lines[1]}" = "  AS     build/cpu/common/cpu/fiber_$(uname -m).o" ]
+    [ "${lines[1]}" = "  AS     build/cpu/common/executor/fiber_$(uname -m).o" ]
     [ "${#lines[@]}" -eq 2 ]
     [ -s build/cpu/common/host/idx.o.dep ]
     rm build/cpu/common/host/idx.o

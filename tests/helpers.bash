@@ -72,7 +72,7 @@ chapter_profile() {
     local binary out="$BATS_FILE_TMPDIR/profile-$1-$2"
     binary=$(chapter_binary "$1" build/trace)
     if [ ! -f "$out/$(basename "$binary").tsv" ]; then
-        bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
+        bash common/tracer/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit "$2" >"$out.txt" 2>&1 ||
             { cat "$out.txt"; return 1; }
     fi
     echo "$out/$(basename "$binary")"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # test-lane: shared-build
-# The time model on real inputs (common/cpu/model/README.md; the simulation's
+# The time model on real inputs (common/model/README.md; the simulation's
 # rules on kernels worked by hand are tests/test_sim.c, its readers'
 # tests/test_code_*.c): the model's reading of chapters 01, 03, 04, 05 and 08,
 # make profile FILE=..., the validation, and its refusals of bad tables.
@@ -74,17 +74,17 @@ HIP
 @test "timesim --code-for: only the devices named; ptxas's report with nvcc's code alone" {
     local p dir=$BATS_TEST_TMPDIR
     p=$(profile 01 1024)
-    bash common/cpu/model/code_names.sh "$p.sm_90.ptx" >"$dir/names.tsv"
+    bash common/model/code_names.sh "$p.sm_90.ptx" >"$dir/names.tsv"
     local args=(--code ptx "$p.sm_90.ptx" --names "$dir/names.tsv" --ptxas "$p.sm_90.ptxas")
-    run build/tools/timesim "${args[@]}" --code-for h100,h200 common/cpu/model/devices.tsv "$p.w32.tsv" "$p.w32.sites.tsv" "$p.w32.lines.tsv"
+    run build/tools/timesim "${args[@]}" --code-for h100,h200 common/model/devices.tsv "$p.w32.tsv" "$p.w32.sites.tsv" "$p.w32.lines.tsv"
     echo "$output"
     [ "$status" -eq 0 ]
     [ "$(awk -F'\t' 'NR > 1 && $1 == "gradient" { printf "%s ", $2 }' <<<"$output")" = "h100 h200 " ]
     # ptxas's report is read with nvcc's code alone.
-    run build/tools/timesim --code gcn "$p.gfx906.s" --ptxas "$p.sm_90.ptxas" common/cpu/model/devices.tsv "$p.tsv" "$p.sites.tsv" "$p.lines.tsv"
+    run build/tools/timesim --code gcn "$p.gfx906.s" --ptxas "$p.sm_90.ptxas" common/model/devices.tsv "$p.tsv" "$p.sites.tsv" "$p.lines.tsv"
     [ "$status" -eq 1 ]
     [[ "$output" == *"$p.sm_90.ptxas: --ptxas goes with --code ptx"* ]]
-    run build/tools/timesim "${args[@]}" --code-for h900 common/cpu/model/devices.tsv "$p.w32.tsv" "$p.w32.sites.tsv" "$p.w32.lines.tsv"
+    run build/tools/timesim "${args[@]}" --code-for h900 common/model/devices.tsv "$p.w32.tsv" "$p.w32.sites.tsv" "$p.w32.lines.tsv"
     [ "$status" -eq 1 ]
     [[ "$output" == *"no device 'h900' (--code-for h900)"* ]]
 }
@@ -134,7 +134,7 @@ HIP
     mkdir -p "$d"
     printf 'chapter\tplatform\tkernel\tmedian_ms\n01-x\tnvidia\tk1\t1.0\n01-x\tnvidia\tk1\t3.0\n01-x\tnvidia\tk1\t2.0\n01-x\tnvidia\tk2\t1.0\n01-x\tnvidia\t(iteration)\t3.0\n01-x\tcpu\tk1\t9.0\n' >"$d/kernels.tsv"
     printf 'kernel\tdevice\tmodel_ms\nk1\th200\t3.0\nk2\th200\t0.25\nk1\tgfx906\t9.0\n' >"$d/01-x.model.tsv"
-    run bash common/cpu/model/chapters.sh "$d/kernels.tsv" "$d" h200 01-x
+    run bash common/model/chapters.sh "$d/kernels.tsv" "$d" h200 01-x
     echo "$output"
     [ "$status" -eq 0 ]
     # k1: the median of 1, 3 and 2 ms (the CPU's row and the iteration left out); modelled 3.0 (1.5x)
@@ -142,7 +142,7 @@ HIP
     echo "$output" | grep -E '^01-x +k2 +1\.0000 +0\.2500 +0\.25$'
     echo "$output" | grep -E '^01-x +\(all\) +3\.0000 +3\.2500 +1\.08$'
     echo "$output" | grep -Fx 'kernels within 0.5x-2x on h200: 1 of 2'
-    run bash common/cpu/model/chapters.sh "$d/kernels.tsv" "$d" h200 02-y
+    run bash common/model/chapters.sh "$d/kernels.tsv" "$d" h200 02-y
     [ "$status" -ne 0 ]
     [[ $output == *"no $d/02-y.model.tsv: run make profile-02 first"* ]]
 }
@@ -209,12 +209,12 @@ HIP
 }
 
 @test "make profile FILE=: the worked example's bank conflicts and its model" {
-    run make --no-print-directory profile FILE=common/cpu/model/examples/transpose.hip
+    run make --no-print-directory profile FILE=common/model/examples/transpose.hip
     echo "$output"
     [ "$status" -eq 0 ]
     # The column read of a 32-float tile: all 32 lanes of a pass in one bank, twice per wave64 request.
-    grep -Eq 'transpose_tile32 +common/cpu/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 64\.0$' <<<"$output"
-    grep -Eq 'transpose_tile33 +common/cpu/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 2\.0$' <<<"$output"
+    grep -Eq 'transpose_tile32 +common/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 64\.0$' <<<"$output"
+    grep -Eq 'transpose_tile33 +common/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 2\.0$' <<<"$output"
     local p=build/profile/standalone/transpose
     [ "$(value "$p" transpose_naive gfx906 binding)" = memory ]
     [ "$(value "$p" transpose_tile32 gfx906 binding)" = lds ]
@@ -226,7 +226,7 @@ HIP
 }
 
 @test "make profile FILE=: the template example's kernels are modelled under their instantiations' names" {
-    run make --no-print-directory profile FILE=common/cpu/model/examples/tile_sizes.hip
+    run make --no-print-directory profile FILE=common/model/examples/tile_sizes.hip
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" != *"is not modelled"* ]]
@@ -290,27 +290,27 @@ HIP
 @test "timesim: a device without a figure, a count that is not one, a missing column: named" {
     local dir=$BATS_TEST_TMPDIR p
     p=$(profile 01 1024)
-    bash common/cpu/model/code_names.sh "$p.gfx906.s" >"$dir/names.tsv"
+    bash common/model/code_names.sh "$p.gfx906.s" >"$dir/names.tsv"
     local code=(--code gcn "$p.gfx906.s" --names "$dir/names.tsv")
-    grep -v $'^h100\tlaunch_us' common/cpu/model/devices.tsv >"$dir/devices.tsv"
+    grep -v $'^h100\tlaunch_us' common/model/devices.tsv >"$dir/devices.tsv"
     run build/tools/timesim "${code[@]}" "$dir/devices.tsv" "$p.tsv" "$p.sites.tsv" "$p.lines.tsv"
     [ "$status" -eq 1 ]
     [[ "$output" == *"$dir/devices.tsv: device h100 has no figure 'launch_us'"* ]]
     cut -f 1,2,4- "$p.tsv" >"$dir/no-blocks.tsv"
-    run build/tools/timesim "${code[@]}" common/cpu/model/devices.tsv "$dir/no-blocks.tsv" "$p.sites.tsv" "$p.lines.tsv"
+    run build/tools/timesim "${code[@]}" common/model/devices.tsv "$dir/no-blocks.tsv" "$p.sites.tsv" "$p.lines.tsv"
     [ "$status" -eq 1 ]
     [[ "$output" == *"no-blocks.tsv: no column 'blocks' in its header line"* ]]
     sed 's/^\(forward_scores\t[0-9]*\)\t[0-9]*/\1\tmany/' "$p.tsv" >"$dir/bad.tsv"
-    run build/tools/timesim "${code[@]}" common/cpu/model/devices.tsv "$dir/bad.tsv" "$p.sites.tsv" "$p.lines.tsv"
+    run build/tools/timesim "${code[@]}" common/model/devices.tsv "$dir/bad.tsv" "$p.sites.tsv" "$p.lines.tsv"
     [ "$status" -eq 1 ]
     [[ "$output" == *"bad.tsv: line 2: 'many' is not a count"* ]]
-    run build/tools/timesim "${code[@]}" common/cpu/model/devices.tsv
+    run build/tools/timesim "${code[@]}" common/model/devices.tsv
     [ "$status" -eq 2 ]
     [[ "$output" == *"usage: timesim --code gcn|ptx|sass CODE"* ]]
 }
 
 @test "validate-model: results.md is what report.awk makes of the kept simulated times, the development half summed up" {
-    run bash common/cpu/model/validation/validate.sh check
+    run bash common/model/validation/validate.sh check
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"## The development half: "* ]]
@@ -320,7 +320,7 @@ HIP
 }
 
 @test "validate-model: no figure of the held-out half is shown, only its projects and kernel counts" {
-    run bash common/cpu/model/validation/validate.sh cached
+    run bash common/model/validation/validate.sh cached
     [ "$status" -eq 0 ]
     local project listed=0
     # the development half's sections end where the held-out half's list begins
@@ -330,17 +330,17 @@ HIP
         echo "held out: $project"
         ! grep -q "^| $project | " <<<"$shown"
         [[ "${output#"$shown"}" == *$'\n'"| $project | "* ]] && listed=$((listed + 1))
-    done < <(awk -F'\t' '!/^#/ && $1 != "project" { print $1 }' common/cpu/model/validation/heldout.tsv)
+    done < <(awk -F'\t' '!/^#/ && $1 != "project" { print $1 }' common/model/validation/heldout.tsv)
     [ "$listed" -ge 4 ]
 }
 
 @test "validate-heldout: it needs ISSUE=N, and reads the held-out half once per issue" {
-    run bash common/cpu/model/validation/validate.sh heldout
+    run bash common/model/validation/validate.sh heldout
     [ "$status" -eq 2 ]
     [[ "$output" == *"make validate-heldout needs ISSUE=N"* ]]
     local reads=$BATS_TEST_TMPDIR/reads.tsv
     printf '# reads\ndate\tissue\tcommit\trows\twithin_2x\tgeomean_error\tspearman_per_project\n2026-01-01\t7\tabc1234\t1\t1\t1.00\tx\n' >"$reads"
-    run env HELDOUT_READS="$reads" ISSUE=7 bash common/cpu/model/validation/validate.sh heldout
+    run env HELDOUT_READS="$reads" ISSUE=7 bash common/model/validation/validate.sh heldout
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"the held-out half was read for issue 7 already (2026-01-01, commit abc1234)"* ]]
@@ -354,14 +354,14 @@ kept() {
     [ -n "${NVCC:-}" ] || skip "nvcc not installed (the warp-32 rows read its code)"
     local out=$BATS_TEST_TMPDIR/validation counts=$BATS_TEST_TMPDIR/counts name=${1%.hip} table
     mkdir -p "$counts"
-    VALIDATE_OUT=$out VALIDATE_COUNTS=$counts VALIDATE_JOBS=1 bash common/cpu/model/validation/validate.sh trace "$1" \
+    VALIDATE_OUT=$out VALIDATE_COUNTS=$counts VALIDATE_JOBS=1 bash common/model/validation/validate.sh trace "$1" \
         >"$BATS_TEST_TMPDIR/trace.txt" 2>&1 || { cat "$BATS_TEST_TMPDIR/trace.txt" "$out/$name.trace.log"; return 1; }
     grep -F 'validate: results.md is unchanged' "$BATS_TEST_TMPDIR/trace.txt"
-    for table in common/cpu/model/validation/counts/"$name".*; do
+    for table in common/model/validation/counts/"$name".*; do
         echo "kept: $table"
         diff "$table" "$counts/$(basename "$table")"
     done
-    [ "$(ls "$counts" | wc -l)" -eq "$(ls common/cpu/model/validation/counts/"$name".* | wc -l)" ]
+    [ "$(ls "$counts" | wc -l)" -eq "$(ls common/model/validation/counts/"$name".* | wc -l)" ]
 }
 
 @test "validate-model: the kept tables are what the trace build and the simulation give today (Harris's transposes, at wave 64 and 32)" {

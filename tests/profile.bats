@@ -76,7 +76,7 @@ counter() {
         END { exit bad }' "$tsv"
 }
 
-# The same block's re-reads (common/cpu/README.md, "The counters"): per load
+# The same block's re-reads (common/executor/README.md, "The counters"): per load
 # site, after the columns before them, the segments within 2, 8, 32 and 128
 # KiB, each bucket holding the ones before, none past the site's segments,
 # none for stores or shared memory; per kernel, its sites' sums.
@@ -116,7 +116,7 @@ counter() {
 # alignment: a feature-major row is 4 N bytes, 64-byte aligned only when N is
 # a multiple of 16 (at 1,000 images each row start costs a segment more; 10,000
 # and 60,000 are aligned). The check on 10,000 against 60,000 images takes
-# minutes per chapter; its result is in common/cpu/README.md. Not the counts
+# minutes per chapter; its result is in common/executor/README.md. Not the counts
 # of where a load's data comes from (the DRAM requests and the re-reads
 # beyond each distance): how many blocks run at the same time, and how far
 # apart a re-read comes, change with the size, so those are traced at the
@@ -192,7 +192,7 @@ required_packages() {
     local binary out="$BATS_TEST_TMPDIR/profile" started elapsed
     binary=$(chapter_binary 01 build/trace)
     started=$(date +%s)
-    run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    run bash common/tracer/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
     elapsed=$(($(date +%s) - started))
     echo "$output"
     [ "$status" -eq 0 ]
@@ -200,7 +200,7 @@ required_packages() {
     echo "said ${BASH_REMATCH[1]} s, took $elapsed s"
     [ "${BASH_REMATCH[1]}" -le "$elapsed" ]
     [[ "$output" != *minute* ]]
-    PROFILE_SLICES="50 100" run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 300
+    PROFILE_SLICES="50 100" run bash common/tracer/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 300
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "01-naive-gemm: what the CPU executor saw in 1 iteration on 300 images (extended from 50 and 100 images) (wave 64; "*" s)" ]]
@@ -214,10 +214,10 @@ listing() { (cd "$1" && ls -A && find . -type f -exec md5sum {} + | sort); }
 @test "profile: a failed run leaves the last good set as it was; a run without the model leaves none of an older model's files" {
     local binary out="$BATS_TEST_TMPDIR/profile"
     binary=$(chapter_binary 01 build/trace)
-    run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    run bash common/tracer/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     listing "$out" >"$BATS_TEST_TMPDIR/before"
-    run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit abc
+    run bash common/tracer/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit abc
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"--train-limit must be an integer in 1..2147483647, got 'abc'"* ]]
@@ -225,7 +225,7 @@ listing() { (cd "$1" && ls -A && find . -type f -exec md5sum {} + | sort); }
     diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
     # Without hipcc the counts come alone: the set is the five files of such a
     # run, not those beside the .mix, .waits and .source of the run before.
-    HIPCC=no-such-hipcc run bash common/cpu/trace/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
+    HIPCC=no-such-hipcc run bash common/tracer/profile.sh "$binary" "$out" "$DATASET_DIR" --train-limit 100
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"no model: it reads the gfx906 assembly, and no-such-hipcc is not installed"* ]]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The executor's race checks (make racecheck-N; common/cpu/README.md): every
+# The executor's race checks (make racecheck-N; common/executor/README.md): every
 # GPU chapter's trace build, 2 iterations on 1,037 images at wave 64 and at
 # wave 32, must finish with no race and no uninitialised shared-memory read.
 # At 1,037 images the persistent grids of chapters 07 and 08 (one block per

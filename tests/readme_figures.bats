@@ -26,7 +26,7 @@ sliced_readme() {
 }
 
 @test "readme figures: every marked block of the READMEs matches its command on a 1,024-image slice" {
-    run plots/readme_figures.sh --check README.md chapters/*/README.md common/cpu/README.md common/cpu/model/README.md
+    run plots/readme_figures.sh --check README.md chapters/*/README.md common/executor/README.md common/model/README.md
     echo "$output"
     [ "$status" -eq 0 ]
     [[ $output == *"every figure block matches its command"* ]]

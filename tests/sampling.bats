@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # test-lane: shared-build
-# Sampling (HIPCPU_SAMPLE_BLOCKS, make profile SAMPLE=N; common/cpu/README.md,
+# Sampling (HIPCPU_SAMPLE_BLOCKS, make profile SAMPLE=N; common/executor/README.md,
 # "Sampling"): a sampled trace's counters, call sites and lines against the
 # full trace of the same run, on a grid with tail tiles of our own
 # (tests/hip/tail_tiles.hip) and on chapter 03; the program's own check still
@@ -116,7 +116,7 @@ setup_file() {
     [[ "$output" == *"tail_tiles: 1000 x 500 transposed in 2016 blocks"* ]]
     [[ "$output" == *"counts sampled (SAMPLE=240): scaled_transpose: 240 of 2016 blocks traced in 1 launch, scaled to the grid"* ]]
     PROFILE_NO_SOURCE_VIEW=1 HIPCC=no-such-hipcc PROFILE_STANDALONE=1 PROFILE_SAMPLE=5000 \
-        run bash common/cpu/trace/profile.sh "$TAIL_BINARY" "$BATS_TEST_TMPDIR/whole" -
+        run bash common/tracer/profile.sh "$TAIL_BINARY" "$BATS_TEST_TMPDIR/whole" -
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"scaled_transpose: 1 launch traced whole (no more blocks than the sample)"* ]]

@@ -102,7 +102,7 @@ thing: the next one is the script's again" ]
     echo "$output"
     [ "$status" -eq 2 ]
     [ "$output" = "fuzz: usage: tests/fuzz.sh FUZZER SECONDS LOG CRASH_DIR WORK_DIR SEED_DIR (got 1 arguments)" ]
-    run bash "$root/common/cpu/model/validation/validate.sh" nonsense
+    run bash "$root/common/model/validation/validate.sh" nonsense
     echo "$output"
     [ "$status" -eq 2 ]
     [ "$output" = "validate: usage: validate.sh trace|simulate [FILE...]|cached|write|check|heldout" ]

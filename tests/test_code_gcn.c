@@ -1,4 +1,4 @@
-/* Unit tests of the GCN assembly reader (common/cpu/model/code_gcn.c) on
+/* Unit tests of the GCN assembly reader (common/model/code_gcn.c) on
  * snippets of hipcc's gfx906 output (tests/model_code/gcn/, cut from the
  * .hip files there), each fact worked out by hand from the snippet's text:
  * its blocks, loops, instructions, waits, lines and resources. Paths are
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpu/model/code.h"
+#include "model/code.h"
 
 #define SNIPPETS "tests/model_code/gcn/"
 

@@ -1,4 +1,4 @@
-/* Unit tests of the PTX reader (common/cpu/model/code_ptx.c) on nvcc's own
+/* Unit tests of the PTX reader (common/model/code_ptx.c) on nvcc's own
  * output: tests/model_code/ptx/kernels.ptx and vectors.ptx, compiled from
  * the .hip files beside them with the project's flags (nvcc -O3 -std=c++17
  * -arch=sm_90 -x cu -lineinfo --ptx). Each expectation is read off the PTX
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpu/model/code.h"
+#include "model/code.h"
 
 #define P(n) (CODE_REG_PREDICATE + (n))
 

@@ -1,4 +1,4 @@
-/* Unit tests of the SASS reader (common/cpu/model/code_sass.c) on pieces of
+/* Unit tests of the SASS reader (common/model/code_sass.c) on pieces of
  * cuobjdump -sass output of the chapters built for sm_90 (an H200's report,
  * sass-and-stalls/sass.txt.gz), cut to a few instructions each with every
  * branch target kept: tests/model_code/sass/. Each expectation is read off
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpu/model/code.h"
+#include "model/code.h"
 
 #define P(n) (CODE_REG_PREDICATE + (n))
 #define UR(n) (CODE_REG_UNIFORM + (n))

@@ -1,8 +1,8 @@
-/* Tests of the CPU executor (common/cpu) on what it refuses: launch
+/* Tests of the CPU executor (common/executor) on what it refuses: launch
  * configurations it rejects, kernels it aborts (a barrier or a wave
  * operation that not every thread reaches, a lane that does not exist, a
  * launch from a kernel, a fiber stack's overflow, a value declared uniform
- * that is not), and the settings table (common/cpu/settings.h): the README
+ * that is not), and the settings table (common/executor/settings.h): the README
  * lists the same names, one getenv reads them, a bad value is refused in one
  * form. Abort cases run in a forked child.
  *
@@ -281,7 +281,7 @@ static void test_other_aborts(void **) {
 #endif
 }
 
-/* ---- Settings (common/cpu/settings.h) ---------------------------------------- */
+/* ---- Settings (common/executor/settings.h) ---------------------------------------- */
 
 static std::string read_text(const std::string &path) {
     std::string text;
@@ -308,27 +308,27 @@ static void run_bad_setting(void) {
     hipcpu_setting_value(hipcpu_env(bad_setting));
 }
 
-/* The table is the one list: common/cpu/README.md's tables name exactly its
+/* The table is the one list: common/executor/README.md's tables name exactly its
  * variables, nothing in the executor or its tracer reads the environment but
  * its reader, and every bad value is refused in the table's one form. */
 static void test_settings_table(void **) {
-    const std::string readme = read_text("common/cpu/README.md");
+    const std::string readme = read_text("common/executor/README.md");
     std::vector<std::string> listed; /* the README's table rows "| `HIPCPU_NAME=...` |" */
     for (size_t at = readme.find("\n| `HIPCPU_"); at != std::string::npos; at = readme.find("\n| `HIPCPU_", at + 1))
         listed.push_back(readme.substr(at + 4, readme.find_first_of("=`", at + 4) - (at + 4)));
     for (const hipcpu_setting &s : hipcpu_settings) {
         if (std::find(listed.begin(), listed.end(), s.name) == listed.end())
-            print_error("%s is not in common/cpu/README.md's tables\n", s.name);
+            print_error("%s is not in common/executor/README.md's tables\n", s.name);
         assert_true(std::find(listed.begin(), listed.end(), s.name) != listed.end());
     }
     for (const std::string &name : listed) {
         bool known = false;
         for (const hipcpu_setting &s : hipcpu_settings) known = known || name == s.name;
-        if (!known) print_error("common/cpu/README.md lists %s, which settings.h does not\n", name.c_str());
+        if (!known) print_error("common/executor/README.md lists %s, which settings.h does not\n", name.c_str());
         assert_true(known);
     }
     size_t getenvs = 0;
-    for (const char *dir : {"common/cpu", "common/cpu/hip", "common/cpu/trace"})
+    for (const char *dir : {"common/executor", "common/executor/hip", "common/tracer"})
         if (DIR *d = opendir(dir)) {
             while (const dirent *e = readdir(d)) {
                 const std::string name = e->d_name, suffix = name.substr(name.find_last_of('.') + 1);

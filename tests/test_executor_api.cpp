@@ -1,4 +1,4 @@
-/* Tests of the CPU executor's host API (common/cpu/runtime_api.cpp):
+/* Tests of the CPU executor's host API (common/executor/runtime_api.cpp):
  * events, memory copies and sets, the device and its properties, occupancy,
  * errors, allocation failure injection (HIPCPU_FAIL_ALLOC), and the vector
  * types (float4 and friends: the GPU's sizes and alignments, loads and

@@ -1,4 +1,4 @@
-/* Tests of the CPU executor (common/cpu) on kernels that run to their end:
+/* Tests of the CPU executor (common/executor) on kernels that run to their end:
  * barriers and shared memory, callee-saved registers across switches, wave
  * operations (shuffles of every kind and width, ballot, any, all), atomics,
  * thread and block indices, and the schedules (the random one, and the

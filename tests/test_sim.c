@@ -1,4 +1,4 @@
-/* The simulation (common/cpu/model/sim.h) on small kernels worked by hand:
+/* The simulation (common/model/sim.h) on small kernels worked by hand:
  * the five mechanisms the terms model missed, each on a device of round
  * figures (1 GHz, so a nanosecond is a cycle) where the answer can be
  * counted on paper. */
@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "cpu/model/code.h"
-#include "cpu/model/sim.h"
+#include "model/code.h"
+#include "model/sim.h"
 
 /* One SM of 4 schedulers, 32 lanes each; latencies L1 20, L2 100, DRAM 400
  * cycles; an FFMA's result after 4 cycles; nothing costs a launch. */

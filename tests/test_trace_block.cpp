@@ -1,4 +1,4 @@
-/* Tests of the CPU executor's trace build (common/cpu/trace/trace*.cpp)
+/* Tests of the CPU executor's trace build (common/tracer/trace*.cpp)
  * within a block and a launch: LDS requests and bank cycles, atomics,
  * barriers, shuffles and the launch's shape counted by HIPCPU_PROFILE
  * against answers worked out by hand, and the names launches are counted
@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <hip/hip_runtime.h>
 
-#include "trace/trace.h"
+#include "tracer/trace.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Tests of the CPU executor's trace build (common/cpu/trace/trace*.cpp) on
+/* Tests of the CPU executor's trace build (common/tracer/trace*.cpp) on
  * global memory: the counters of HIPCPU_PROFILE (requests, bytes, 64-byte
  * segments, 32-byte sectors, 16-byte accesses, unique bytes, distinct
  * segments per block and barrier phase, uniform loads, the loads that reach
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <hip/hip_runtime.h>
 
-#include "trace/trace.h"
+#include "tracer/trace.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Tests of the CPU executor's trace build (common/cpu/trace/trace*.cpp):
+/* Tests of the CPU executor's trace build (common/tracer/trace*.cpp):
  * the checks of HIPCPU_RACECHECK=1 (races within a block, races between
  * blocks, plain accesses against atomics in both, races on parts of a word,
  * uninitialised __shared__ reads, the classic block reduction without its
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <hip/hip_runtime.h>
 
-#include "trace/trace.h"
+#include "tracer/trace.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The time model's yardstick (common/cpu/model/validation/): every program of
+# The time model's yardstick (common/model/validation/): every program of
 # kernels.tsv, built by `make validation-programs` (make test builds them
 # first) for the plain executor at the wave its code assumes, checks a small
 # case of each of its kernels against a host reference (--small --check); each
@@ -8,7 +8,7 @@
 
 load helpers
 
-VALIDATION=common/cpu/model/validation
+VALIDATION=common/model/validation
 WAVE32_BUILD=${CPU_BUILD/build\/cpu/build/cpu-wave32}
 
 # programs WAVE_PATTERN: the programs whose kernels.tsv wave matches.

@@ -2,7 +2,7 @@
 # Prints the platform to build for when HIP_PLATFORM is not set:
 #   amd     ROCm sees a GPU (/dev/kfd exists and rocminfo lists a gfx agent)
 #   nvidia  nvidia-smi lists a GPU and nvcc is installed
-#   cpu     otherwise: the CPU executor in common/cpu/
+#   cpu     otherwise: the CPU executor in common/executor/
 if [ -e /dev/kfd ] && command -v rocminfo >/dev/null 2>&1 &&
     rocminfo 2>/dev/null | grep -q 'Name: *gfx'; then
     echo amd

@@ -9,14 +9,14 @@
 #                          <!-- gpu-measured:end --> under "## Measured": the
 #                          device, the command, the date, the median ms and the
 #                          --check result (the markers go in first if missing)
-#   common/cpu/README.md   the same markers: per kernel, the GPU events' time
+#   common/executor/README.md   the same markers: per kernel, the GPU events' time
 #                          beside the time model's prediction for the device
 #                          (H100 or H200) and their ratio, where make compare
 #                          left the chapter's profile at the report's size
 #                          (build/profile/compare/IMAGES/; else "not
 #                          profiled"), and Nsight Compute's counters beside the
 #                          executor's counts of the same kernel
-#   common/cpu/model/validation/published.tsv  the validation programs'
+#   common/model/validation/published.tsv  the validation programs'
 #                          kernels timed on this GPU (validation.tsv), first,
 #                          as the set measured-DEVICE
 #   plots/gpu-reports/DATE-DEVICE/  the report's tables and raw.tar.gz, kept
@@ -96,7 +96,7 @@ between() {
 
 begin='<!-- gpu-measured:begin (make gpu-import writes this) -->'
 
-# the time model's name for the device (common/cpu/model/devices.tsv), if it has one
+# the time model's name for the device (common/model/devices.tsv), if it has one
 case $device in
 *H200*) model_device=h200 ;;
 *H100*) model_device=h100 ;;
@@ -210,8 +210,8 @@ ncu_clocks=$(value ncu_clocks)
                       within, n, 100 * within / n, exp(e / n) }' "$work/rows"
     fi
 } >"$work/block"
-between "$root/common/cpu/README.md" "$begin" '<!-- gpu-measured:end -->'
-replace "$root/common/cpu/README.md"
+between "$root/common/executor/README.md" "$begin" '<!-- gpu-measured:end -->'
+replace "$root/common/executor/README.md"
 
 fi
 # 5. The validation's measured set: the validation programs' kernels as this
@@ -221,8 +221,8 @@ fi
 # a template's values otherwise (a cast, an upper-case suffix, (bool)0 for
 # false), so a name not in kernels.tsv is matched on its program's names with
 # those differences, spaces and case taken out.
-published=$root/common/cpu/model/validation/published.tsv
-yardstick=$root/common/cpu/model/validation/kernels.tsv
+published=$root/common/model/validation/published.tsv
+yardstick=$root/common/model/validation/kernels.tsv
 if [ -s "$validation" ] && [ -n "$model_device" ] && [ "$platform" != cpu ]; then
     awk -F '\t' -v OFS='\t' -v set="measured-$model_device" -v d="$model_device" -v source="make gpu-report on $device, $date ($compiler): Nsight Compute gpu__time_duration.sum over the kernel's launches, at the GPU's own clocks, caches flushed between kernels" '
         function loose(name) {

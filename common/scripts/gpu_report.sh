@@ -223,7 +223,7 @@ NCU_METRICS+=,dram__bytes_read.sum,dram__bytes_write.sum,sm__warps_active.avg.pc
 export NCU_METRICS
 # save_sass BINARY PREFIX: its machine code, PREFIX.txt (cuobjdump -sass) and, where nvdisasm is,
 # PREFIX-lines.txt: the same with the source line of each instruction (the builds' -lineinfo), which
-# the time model's SASS reader anchors to the trace's counts (common/cpu/model/code_sass.c).
+# the time model's SASS reader anchors to the trace's counts (common/model/code_sass.c).
 save_sass() {
     command -v cuobjdump >/dev/null || return 0
     cuobjdump -sass "$1" >"$2.txt" || true
@@ -260,7 +260,7 @@ ncu_step() {
 }
 ncu_step ncu 70 do_ncu
 
-# The time model's validation programs (common/cpu/model/validation/, one per
+# The time model's validation programs (common/model/validation/, one per
 # program of its kernels.tsv), built with nvcc side by side, each checked
 # against its host reference on a small case (--small --check; not the
 # programs whose code assumes waves of 64), then timed kernel by kernel with
@@ -272,10 +272,10 @@ ncu_step ncu 70 do_ncu
 do_validation() {
     local name wave checked=0 failed=0 programs
     programs=$(awk -F'\t' '/^#/ { next } !c { for (i = 1; i <= NF; i++) h[$i] = i; c = 1; next } !seen[$h["file"]]++ {
-        print $h["file"], $h["wave"] }' common/cpu/model/validation/kernels.tsv)
+        print $h["file"], $h["wave"] }' common/model/validation/kernels.tsv)
     mkdir -p "$build/validation"
     echo "$programs" | cut -d' ' -f1 | sed 's/\.hip$//' | xargs -P "$(nproc)" -I{} sh -c \
-        'nvcc -O3 -std=c++17 -arch="${NV_ARCH:-sm_90}" -lineinfo -x cu -Icommon/gpu/nvidia -Icommon common/cpu/model/validation/{}.hip \
+        'nvcc -O3 -std=c++17 -arch="${NV_ARCH:-sm_90}" -lineinfo -x cu -Icommon/gpu/nvidia -Icommon common/model/validation/{}.hip \
             -o "$0/validation/{}" >"$1/raw/nvcc-{}.log" 2>&1 || cat "$1/raw/nvcc-{}.log"' "$build" "$work"
     printf 'file\tkernel\tlaunches\tms\n' >"$out/validation.tsv"
     while read -r name wave; do

@@ -1,5 +1,5 @@
 # The name a kernel's rows carry, from its demangled symbol, as the trace
-# build names it from the host's symbols (common/cpu/trace/trace_symbols.cpp):
+# build names it from the host's symbols (common/tracer/trace_symbols.cpp):
 # without the return type and the parameter list, so
 # "void tile_kernel<32, 8>(float const*, float*)" is "tile_kernel<32, 8>".
 # Two kernels of one name (overloads) keep their parameter lists, so that
