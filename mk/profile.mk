@@ -37,6 +37,15 @@ endef
 # Its build is keyed by the source's full path (two main.hip files never share a binary), and goes
 # through the front end (common/executor/front/): <<<...>>> launches and extern __shared__ become C++.
 .PHONY: profile racecheck validate-model validate-heldout validate-chapters
+# FILE reaches make's functions and the shell: a name that either would read as code (a ';', a
+# quote, a '$', a space, a leading '-') is refused before any of it runs, naming the character
+# classes allowed, so no file name can run a command. Its raw text is checked, unexpanded.
+ifneq ($(origin FILE),undefined)
+FILE_RAW := $(value FILE)
+ifneq ($(shell printf '%s' $(call quote,$(FILE_RAW)) | LC_ALL=C grep -c '^-\|[^][A-Za-z0-9._/+,@=~-]'),0)
+$(error FILE=$(FILE_RAW): make profile and racecheck take a file name of letters, digits and . _ / + , @ = ~ - (a - not first); copy or rename the file)
+endif
+endif
 STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
 STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 # The warp-32 devices (H100, H200) read a second trace at wave 32 and nvcc's own code, as a chapter's do.

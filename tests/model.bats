@@ -287,6 +287,26 @@ HIP
     [[ "$output" == *"FILE=nowhere/kernel.hip: no such file"* ]]
 }
 
+@test "make profile FILE= and racecheck FILE=: a name that would read as code is refused before anything runs" {
+    local dir=$BATS_TEST_TMPDIR name target
+    # Each name is a real file: a shell would run the part after ';' or inside `...`, make would
+    # run $(shell ...), and a space splits one name in two.
+    for name in 'c;>pwned;.hip' 'a b.hip' 'q"uote.hip' "s'quote.hip" '$(shell touch made).hip' '`touch made`.hip'; do
+        printf 'int main() { return 0; }\n' >"$dir/$name"
+        for target in profile racecheck; do
+            run make --no-print-directory "$target" FILE="$dir/$name"
+            echo "$name: $output"
+            [ "$status" -eq 2 ]
+            [[ "$output" == *"FILE=$dir/$name: make profile and racecheck take a file name of letters, digits and"* ]]
+        done
+    done
+    [ ! -e "$dir/pwned" ] && [ ! -e "$dir/made" ] && [ ! -e pwned ] && [ ! -e made ]
+    # A leading '-' would read as an option.
+    run make --no-print-directory profile FILE=-x.hip
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"FILE=-x.hip: make profile and racecheck take a file name of letters"* ]]
+}
+
 @test "timesim: a device without a figure, a count that is not one, a missing column: named" {
     local dir=$BATS_TEST_TMPDIR p
     p=$(profile 01 1024)
