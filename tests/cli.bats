@@ -98,6 +98,26 @@ expect_usage_error() { # MESSAGE ARGS...: status 2 and MESSAGE on stderr
         [[ "$output" != *"iteration"* ]]
     done
 }
+@test "an output in the dataset folder, or two outputs on one file: refused before training, the data untouched" {
+    local labels=$DATASET_DIR/train-labels-idx1-ubyte before option
+    before=$(cksum <"$labels")
+    for option in --csv --weights-out --bench-out --predictions-out; do
+        expect_usage_error "$option $labels: is inside the dataset folder $DATASET_DIR; write it elsewhere" \
+            "$DATASET_DIR" 1 --train-limit 10 "$option" "$labels"
+        [[ "$output" != *"iteration"* ]]
+    done
+    [ "$(cksum <"$labels")" = "$before" ]
+    # The same file by two spellings: the second output would overwrite the first.
+    expect_usage_error "--csv $BATS_TEST_TMPDIR/out and --weights-out $BATS_TEST_TMPDIR/../$(basename "$BATS_TEST_TMPDIR")/out: the same file; give each its own" \
+        "$DATASET_DIR" 1 --train-limit 10 --csv "$BATS_TEST_TMPDIR/out" --weights-out "$BATS_TEST_TMPDIR/../$(basename "$BATS_TEST_TMPDIR")/out"
+    [ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+@test "--bench-out onto a file that is not its table: refused before training, the file unchanged" {
+    printf 'name,score\nalice,3\n' >"$BATS_TEST_TMPDIR/scores.csv"
+    expect_usage_error "--bench-out $BATS_TEST_TMPDIR/scores.csv: not a --bench-out table (its first line is not chapter<TAB>platform<TAB>device...)" \
+        "$DATASET_DIR" 1 --train-limit 10 --bench-out "$BATS_TEST_TMPDIR/scores.csv"
+    [ "$(cat "$BATS_TEST_TMPDIR/scores.csv")" = $'name,score\nalice,3' ]
+}
 @test "output file that is a folder" {
     expect_usage_error "--weights-out $BATS_TEST_TMPDIR: is a folder, not a file" \
         "$DATASET_DIR" 1 --weights-out "$BATS_TEST_TMPDIR"

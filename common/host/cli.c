@@ -1,5 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -178,15 +180,24 @@ static void check_output_path(const char *option, const char *path, int appends)
     close(fd);
     if (created) unlink(probe);
     /* --bench-out copies the rows already there: a file it cannot read would
-     * lose them. */
+     * lose them, and one that is not its table (a file named by mistake) would
+     * get a row of another table's columns. */
     if (appends && stat(path, &st) == 0) {
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
+        FILE *old = fopen(path, "rb");
+        if (!old) {
             fprintf(stderr, "%s: %s %s: cannot read the rows already there (%s)\n",
                     program_name, option, path, strerror(errno));
             exit(CLI_USAGE_STATUS);
         }
-        close(fd);
+        char first[1024];
+        int empty = !fgets(first, sizeof first, old);
+        fclose(old);
+        if (!empty && strcmp(first, report_bench_columns) != 0) {
+            fprintf(stderr, "%s: %s %s: not a --bench-out table (its first line is not "
+                    "chapter<TAB>platform<TAB>device...); name a new file or one it wrote\n",
+                    program_name, option, path);
+            exit(CLI_USAGE_STATUS);
+        }
     }
 }
 
@@ -437,10 +448,67 @@ static void apply_positionals(const char *positional[3], int count, int iteratio
     if (count > 2) opts->learning_rate = parse_learning_rate(positional[2]);
 }
 
-/* Before any training: every output file writable, and the GPU options
- * refused by a trainer that runs no kernels. */
+/* path's folder, resolved (symbolic links and ".." followed), into out; 0 if it does not
+ * exist. check_output_path has made sure it does. */
+static int resolved_folder(const char *path, char out[PATH_MAX])
+{
+    char folder[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    if (n >= sizeof folder) return 0;
+    if (n == 0) strcpy(folder, ".");
+    else {
+        memcpy(folder, path, n);
+        folder[n] = '\0';
+    }
+    return realpath(folder, out) != NULL;
+}
+
+/* An output path as one string to compare: its folder resolved, then its file name. */
+static int resolved_output(const char *path, char out[PATH_MAX + NAME_MAX + 2])
+{
+    char folder[PATH_MAX];
+    if (!resolved_folder(path, folder)) return 0;
+    const char *slash = strrchr(path, '/');
+    snprintf(out, PATH_MAX + NAME_MAX + 2, "%s/%s", folder, slash ? slash + 1 : path);
+    return 1;
+}
+
+/* No output may land in the dataset folder (a file there is the data, or could be taken for
+ * it: --csv DATA/train-labels-idx1-ubyte would replace the labels), and no two outputs may be
+ * the same file (the second would overwrite the first). Refused before any training, naming
+ * both. */
+static void check_outputs_apart(const options *opts)
+{
+    const struct { const char *option, *path; } outputs[] = {
+        {"--csv", opts->csv_path}, {"--weights-out", opts->weights_path}, {"--bench-out", opts->bench_path},
+        {"--predictions-out", opts->predictions_path}, {"--kernel-times-out", opts->kernel_times_path},
+    };
+    enum { OUTPUTS = sizeof outputs / sizeof outputs[0] };
+    char resolved[OUTPUTS][PATH_MAX + NAME_MAX + 2], data[PATH_MAX];
+    int have_data = opts->dataset_dir && realpath(opts->dataset_dir, data) != NULL;
+    size_t data_length = have_data ? strlen(data) : 0;
+    for (int i = 0; i < OUTPUTS; i++) {
+        if (!outputs[i].path || !resolved_output(outputs[i].path, resolved[i])) continue;
+        if (have_data && strncmp(resolved[i], data, data_length) == 0 && resolved[i][data_length] == '/') {
+            fprintf(stderr, "%s: %s %s: is inside the dataset folder %s; write it elsewhere\n", program_name,
+                    outputs[i].option, outputs[i].path, opts->dataset_dir);
+            exit(CLI_USAGE_STATUS);
+        }
+        for (int j = 0; j < i; j++)
+            if (outputs[j].path && strcmp(resolved[i], resolved[j]) == 0) {
+                fprintf(stderr, "%s: %s %s and %s %s: the same file; give each its own\n", program_name,
+                        outputs[j].option, outputs[j].path, outputs[i].option, outputs[i].path);
+                exit(CLI_USAGE_STATUS);
+            }
+    }
+}
+
+/* Before any training: every output file writable, none in the dataset folder, no two the
+ * same, and the GPU options refused by a trainer that runs no kernels. */
 static void check_outputs(const options *opts)
 {
+    check_outputs_apart(opts);
     if (opts->csv_path) check_output_path("--csv", opts->csv_path, 0);
     if (opts->weights_path) check_output_path("--weights-out", opts->weights_path, 0);
     if (opts->bench_path) check_output_path("--bench-out", opts->bench_path, 1);

@@ -120,10 +120,10 @@ int report_write_weights(const char *path, const float *w, size_t count, char *e
 /* The last three are the program's own facts, so that a reader of the row
  * (make compare's title and floor) copies none: the iterations left out of
  * the timing, the pixels of an image, the model's parameters. */
-#define BENCH_COLUMNS                                                                          \
-    "chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\t"              \
-    "train_accuracy\ttest_accuracy\tfinal_loss\tdate\twarmup_iterations\tpixels_per_image\t"     \
-    "parameters\n"
+const char report_bench_columns[] =
+    "chapter\tplatform\tdevice\timages\titerations\tmedian_ms\tmin_ms\tmax_ms\t"
+    "train_accuracy\ttest_accuracy\tfinal_loss\tdate\twarmup_iterations\tpixels_per_image\t"
+    "parameters\n";
 
 int report_append_bench(const char *path, const report_run *run, const report_result *r,
                         size_t parameters, char *err, size_t err_size)
@@ -142,9 +142,9 @@ int report_append_bench(const char *path, const report_run *run, const report_re
             total += n;
         }
         fclose(old);
-        if (total == 0) fputs(BENCH_COLUMNS, f);
+        if (total == 0) fputs(report_bench_columns, f);
     } else {
-        fputs(BENCH_COLUMNS, f);
+        fputs(report_bench_columns, f);
     }
     char date[32];
     time_t now = time(NULL);

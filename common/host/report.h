@@ -62,6 +62,8 @@ int report_write_csv(const char *path, const float *loss, const float *train_acc
                      int iterations, char *err, size_t err_size);
 int report_write_weights(const char *path, const float *w, size_t count, char *err,
                          size_t err_size);
+/* --bench-out's header line, newline included: a file it appends to must begin with it. */
+extern const char report_bench_columns[];
 /* The bench row ends with what the run was: the iterations left out of its
  * timing, the pixels of an image and `parameters`, the model's count. */
 int report_append_bench(const char *path, const report_run *run, const report_result *result,
