@@ -97,6 +97,50 @@ own() {
     [[ "$output" == *"kernel 'block_sum<int>'"*"__shared__ (dynamic)"*"$dir/dynamic_shared.hip:10"* ]]
 }
 
+# fault NAME KERNEL THREAD MESSAGE LINE: tests/hip/bugs/NAME.hip stops, under make racecheck and
+# in the plain executor build, with one message naming the kernel, the block, the thread, the
+# fault and its source line, and a non-zero status. (A SANITIZE build leaves faults to ASan, whose
+# report the suite counts as a failure: the plain build is checked in the plain run only.)
+fault() {
+    local file=tests/hip/bugs/$1.hip expected="hipcpu: kernel '$2' block (0,0,0): thread $3 stopped on $4 at $1.hip:$5"
+    run make --no-print-directory -s racecheck FILE="$file"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"$expected"* ]]
+    [ -z "${SANITIZE:-}" ] || return 0
+    make --no-print-directory -s HIP_PLATFORM=cpu "$CPU_BUILD/standalone/bugs/$1" STANDALONE_SOURCE="$file"
+    run "$CPU_BUILD/standalone/bugs/$1"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"$expected"* ]]
+}
+
+@test "own HIP: a fault in a kernel names the kernel, thread and line: a division by zero, a store where nothing is mapped" {
+    fault divide_by_zero share_out '(0,0,0)' 'an integer division by zero (SIGFPE)' 9
+    fault wild_store fill_rows '(1,0,0)' 'a load or store at an address no allocation holds (SIGSEGV)' 9
+}
+
+# host_bug NAME MESSAGE: tests/hip/bugs/NAME.hip stops, under make racecheck and in the plain
+# executor build, with MESSAGE and a non-zero status, instead of corrupting the executor's heap.
+host_bug() {
+    local file=tests/hip/bugs/$1.hip
+    run make --no-print-directory -s racecheck FILE="$file"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"$2"* ]]
+    [[ "$output" != *"malloc"* && "$output" != *"Aborted"* ]]
+    make --no-print-directory -s HIP_PLATFORM=cpu SANITIZE="${SANITIZE:-}" "$CPU_BUILD/standalone/bugs/$1" STANDALONE_SOURCE="$file"
+    run "$CPU_BUILD/standalone/bugs/$1"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"$2"* ]]
+}
+
+@test "own HIP: a copy past a hipMalloc allocation's end, and a double free, stop with one message naming the call" {
+    host_bug copy_past_end "hipcpu: hipMemcpy: its destination, 8000 bytes from offset 0 of a 4000-byte hipMalloc allocation"
+    host_bug double_free "not a pointer hipMalloc returned, or one freed already (a double free)"
+}
+
 @test "own HIP: an unsupported construct is named in one line, not by a compiler cascade" {
     local dir=$BATS_TEST_TMPDIR/unsupported
     mkdir -p "$dir"

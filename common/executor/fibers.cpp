@@ -4,10 +4,16 @@
 #include "executor_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #if HIPCPU_ASAN
 #include <sanitizer/common_interface_defs.h>
@@ -102,20 +108,111 @@ static Worker *new_worker() {
 }
 
 #if !HIPCPU_ASAN
-/* Stack overflow: a fault in a guard region gets a message instead of a
- * bare "Segmentation fault". Other faults go to the previous handler. Not
- * installed under ASan, which reports overflows itself. */
-static struct sigaction previous_segv;
+/* A fault in a kernel gets a message naming the kernel, block and thread instead of a bare
+ * "Segmentation fault" or "Floating point exception": a stack overflow (a fault in a guard
+ * region), a load or store no mapping holds, a division by zero, a bus error, an illegal
+ * instruction. A fault outside a kernel goes to the previous handler. Not installed under
+ * ASan, which reports these itself. */
+static const int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction previous_action[sizeof kFaultSignals / sizeof kFaultSignals[0]];
 
-static void on_segv(int, siginfo_t *info, void *) {
-    const char *addr = static_cast<const char *>(info->si_addr);
-    for (unsigned i = 0; i < ex.nworkers; i++) {
-        const Worker &w = ex.workers[i];
-        if (addr >= w.guard && addr < w.stack && ex.current)
-            die_in_signal_handler("thread (%u,%u,%u) overflowed its %zu KiB fiber stack (set HIPCPU_STACK_KB "
-                                  "to enlarge it)", D3(ex.current->view.index), w.stack_size / 1024);
+static const char *fault_name(int signal_number, int code) {
+    switch (signal_number) {
+    case SIGFPE:
+        return code == FPE_INTDIV ? "an integer division by zero (SIGFPE)"
+               : code == FPE_INTOVF ? "an integer division that overflows, INT_MIN / -1 (SIGFPE)"
+                                    : "an arithmetic fault (SIGFPE)";
+    case SIGBUS: return "a bus error, an access the memory cannot serve (SIGBUS)";
+    case SIGILL: return "an illegal instruction (SIGILL)";
+    default: return "a load or store at an address no allocation holds (SIGSEGV)";
     }
-    sigaction(SIGSEGV, &previous_segv, nullptr); /* the fault repeats and goes there */
+}
+
+/* The program's path and load address, read when the handler is installed: in the handler,
+ * addr2line (the binutils a build needs) turns the faulting instruction into its source line.
+ * fork, exec, read and waitpid are what a signal handler may call. */
+static char program_path[PATH_MAX];
+static uintptr_t program_bias;
+
+static int first_object(struct dl_phdr_info *info, size_t, void *bias) {
+    *static_cast<uintptr_t *>(bias) = info->dlpi_addr;
+    return 1; /* the main program is the first */
+}
+
+static uintptr_t fault_pc(void *context) {
+    const ucontext_t *uc = static_cast<const ucontext_t *>(context);
+#if defined(__x86_64__)
+    return uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return uintptr_t(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+/* "file.hip:12": the innermost frame of pc outside the executor's HIP header, the file without
+ * its folders; "" when addr2line is missing or knows no line. */
+static void line_of_pc(uintptr_t pc, char *out, size_t size) {
+    out[0] = '\0';
+    int fds[2];
+    if (!pc || !program_path[0] || pipe(fds) != 0) return;
+    char address[32];
+    snprintf(address, sizeof address, "0x%lx", (unsigned long)(pc - program_bias));
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 2);
+        close(fds[0]);
+        execlp("addr2line", "addr2line", "-i", "-e", program_path, address, (char *)nullptr);
+        _exit(127);
+    }
+    close(fds[1]);
+    char text[2048];
+    size_t length = 0;
+    ssize_t n;
+    while (pid > 0 && length < sizeof text - 1 && (n = read(fds[0], text + length, sizeof text - 1 - length)) > 0)
+        length += size_t(n);
+    close(fds[0]);
+    if (pid > 0) waitpid(pid, nullptr, 0);
+    text[length] = '\0';
+    for (char *line = text; *line;) { /* one frame a line, innermost first */
+        char *end = strchr(line, '\n');
+        if (end) *end = '\0';
+        char *cut = strstr(line, " (discriminator");
+        if (cut) *cut = '\0';
+        if (!strstr(line, "hip/hip_runtime.h") && line[0] != '?' && !strstr(line, ":?") && !strstr(line, ":0")) {
+            const char *base = strrchr(line, '/');
+            snprintf(out, size, "%s", base ? base + 1 : line);
+            return;
+        }
+        if (!end) break;
+        line = end + 1;
+    }
+}
+
+static void on_fault(int signal_number, siginfo_t *info, void *context) {
+    const char *addr = static_cast<const char *>(info->si_addr);
+    if (signal_number == SIGSEGV)
+        for (unsigned i = 0; i < ex.nworkers; i++) {
+            const Worker &w = ex.workers[i];
+            if (addr >= w.guard && addr < w.stack && ex.current)
+                die_in_signal_handler("thread (%u,%u,%u) overflowed its %zu KiB fiber stack (set HIPCPU_STACK_KB "
+                                      "to enlarge it)", D3(ex.current->view.index), w.stack_size / 1024);
+        }
+    if (ex.current) {
+        char line[512];
+        line_of_pc(fault_pc(context), line, sizeof line);
+        if (signal_number == SIGSEGV || signal_number == SIGBUS)
+            die_in_signal_handler("thread (%u,%u,%u) stopped on %s%s%s, address %p", D3(ex.current->view.index),
+                                  fault_name(signal_number, info->si_code), line[0] ? " at " : "", line, info->si_addr);
+        die_in_signal_handler("thread (%u,%u,%u) stopped on %s%s%s", D3(ex.current->view.index),
+                              fault_name(signal_number, info->si_code), line[0] ? " at " : "", line);
+    }
+    for (size_t i = 0; i < sizeof kFaultSignals / sizeof kFaultSignals[0]; i++)
+        if (kFaultSignals[i] == signal_number) sigaction(signal_number, &previous_action[i], nullptr);
+    /* the fault repeats and goes there */
 }
 
 void install_overflow_handler() {
@@ -137,11 +234,15 @@ void install_overflow_handler() {
     static bool installed; /* once: a system call per launch would cost more than small kernels */
     if (installed) return;
     installed = true;
+    ssize_t n = readlink("/proc/self/exe", program_path, sizeof program_path - 1);
+    program_path[n > 0 ? n : 0] = '\0';
+    dl_iterate_phdr(first_object, &program_bias);
     struct sigaction mine = {};
-    mine.sa_sigaction = on_segv;
+    mine.sa_sigaction = on_fault;
     mine.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&mine.sa_mask);
-    sigaction(SIGSEGV, &mine, &previous_segv);
+    for (size_t i = 0; i < sizeof kFaultSignals / sizeof kFaultSignals[0]; i++)
+        sigaction(kFaultSignals[i], &mine, &previous_action[i]);
 }
 #else
 void install_overflow_handler() {}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -64,6 +65,36 @@ static bool inject_alloc_failure() {
     return hipcpu_setting_value(hipcpu_env::HIPCPU_FAIL_ALLOC) == calls;
 }
 
+/* The live hipMalloc allocations, by start address. A copy or a fill that starts inside one and
+ * runs past its end, or a hipFree of anything but a live allocation's start, is a learner's bug
+ * that would otherwise write over the executor's own heap (glibc's abort, far from the cause):
+ * each stops the program with one message naming the call, the range and the allocation. */
+static std::mutex allocations_lock;
+static std::map<uintptr_t, size_t> allocations;
+
+/* The allocation holding p: its start and size, or false. */
+static bool allocation_of(const void *p, uintptr_t *start, size_t *size) {
+    std::lock_guard<std::mutex> hold(allocations_lock);
+    auto it = allocations.upper_bound(uintptr_t(p));
+    if (it == allocations.begin()) return false;
+    --it;
+    if (uintptr_t(p) - it->first >= it->second) return false;
+    *start = it->first;
+    *size = it->second;
+    return true;
+}
+
+/* CALL's WHICH range [p, p + n), where it starts inside an allocation, must end inside it too. */
+static void check_range(const char *call, const char *which, const void *p, size_t n) {
+    uintptr_t start;
+    size_t size;
+    if (!n || !allocation_of(p, &start, &size)) return;
+    const size_t offset = uintptr_t(p) - start;
+    if (n > size - offset)
+        hipcpu_die("%s: its %s, %zu bytes from offset %zu of a %zu-byte hipMalloc allocation (%p), runs %zu bytes "
+                   "past the allocation's end", call, which, n, offset, size, (void *)start, n - (size - offset));
+}
+
 extern "C" {
 
 hipError_t hipMalloc(void **ptr, size_t size) {
@@ -84,11 +115,23 @@ hipError_t hipMalloc(void **ptr, size_t size) {
 #endif
     memset(p, 0xFF, size); /* device memory starts as garbage, not zeros: NaN, -1 */
     *ptr = p;
+    {
+        std::lock_guard<std::mutex> hold(allocations_lock);
+        allocations[uintptr_t(p)] = size;
+    }
     hipcpu_hooks::alloc(p, size);
     return hipSuccess;
 }
 
 hipError_t hipFree(void *ptr) {
+    if (!ptr) return hipSuccess;
+    {
+        std::lock_guard<std::mutex> hold(allocations_lock);
+        auto it = allocations.find(uintptr_t(ptr));
+        if (it == allocations.end())
+            hipcpu_die("hipFree(%p): not a pointer hipMalloc returned, or one freed already (a double free)", ptr);
+        allocations.erase(it);
+    }
     hipcpu_hooks::free(ptr);
     free(ptr);
     return hipSuccess;
@@ -111,6 +154,8 @@ hipError_t hipHostFree(void *ptr) {
 
 hipError_t hipMemcpy(void *dst, const void *src, size_t size, hipMemcpyKind kind) {
     if (unsigned(kind) > hipMemcpyDefault || (size && (!dst || !src))) return record(hipErrorInvalidValue);
+    check_range("hipMemcpy", "destination", dst, size);
+    check_range("hipMemcpy", "source", src, size);
     if (size) memcpy(dst, src, size);
     return hipSuccess;
 }
@@ -121,6 +166,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t size, hipMemcpyKind
 
 hipError_t hipMemset(void *dst, int value, size_t size) {
     if (size && !dst) return record(hipErrorInvalidValue);
+    check_range("hipMemset", "range", dst, size);
     if (size) memset(dst, value, size);
     return hipSuccess;
 }
