@@ -30,9 +30,17 @@ plot-resources: plot-tools ## just PLOTS_DIR/resources.png, from RESOURCE_TSV (r
 	  --remake "$(MAKE) --no-print-directory resources RESOURCE_TSV='$(RESOURCE_TSV)'"
 figures: ## redraw the committed pictures and tables in plots/ on full MNIST (figures-compare, figures-plots)
 	@$(MAKE) --no-print-directory figures-compare && $(MAKE) --no-print-directory figures-plots
+# Each refuses, before it trains anything, to replace committed pictures and tables that hold
+# changes not committed (common/scripts/lib.sh's refuse_uncommitted; FORCE_REWRITE=1 goes on).
+REFUSE_UNCOMMITTED = bash -c '. common/scripts/lib.sh; SCRIPT_NAME=$$0; refuse_uncommitted "$$@"' $(1) $(1)
+FIGURES_COMPARE_FILES = $(addprefix plots/,compare.tsv compare.command compare.png compare-executor.png compare-model.png \
+  compare-model.tsv compare-counters.tsv)
+FIGURES_PLOTS_FILES = $(addprefix plots/,loss.png accuracy.png digits.png weights.png resources.png)
 figures-compare: # then make readme-table, by hand
+	@$(call REFUSE_UNCOMMITTED,'make figures') $(FIGURES_COMPARE_FILES)
 	@$(NO_LIMITS)$(MAKE) --no-print-directory compare COMPARE_DIR=plots
 figures-plots:
+	@$(call REFUSE_UNCOMMITTED,'make figures') $(FIGURES_PLOTS_FILES)
 	@$(NO_LIMITS)$(MAKE) --no-print-directory plots PLOTS_DIR=plots RESOURCE_TSV=plots/resources.tsv
 FIGURE_FILES = README.md $(sort $(wildcard chapters/*/README.md)) common/executor/README.md common/model/README.md
 readme-figures: readme-table ## rerun each command a README quotes between figure markers, rewrite its blocks (full MNIST: ~15 min)

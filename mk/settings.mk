@@ -36,10 +36,12 @@ GPU_IMPORT_ARGS ?=# make gpu-import's options: --allow-executor folds in a repor
 PLOTS_DIR ?= build/plots# make plots' charts
 PLOT_CHAPTER ?= $(if $(filter cpu,$(HIP_PLATFORM)),00,08)# make plots' chapter
 PLOT_ITERS ?= $(if $(filter cpu,$(HIP_PLATFORM)),200,300)# make plots' iterations
-PLOTS_WORK ?= build/plots/work# make plots: the trainer's CSV, predictions and weights
+PLOTS_WORK ?= build/plots/work# make plots: a folder per run (run.XXXXXX) of the trainer's CSV, predictions and weights
 FORMAT ?= png# the charts: png or svg
 README_TABLE_TSV ?= plots/compare.tsv# make readme-table's data
 README_FILE ?= README.md# the file make readme-table rewrites
+FORCE_REWRITE ?=# make figures, readme-table, readme-figures, gpu-import: 1 rewrites tracked files that hold changes not committed (refused otherwise)
+export FORCE_REWRITE
 TUNE_ITERS ?= $(if $(filter cpu,$(HIP_PLATFORM)),6,50)# make tune: iterations per run, 3 of them warm-up
 TUNE_LIMIT ?= $(if $(filter cpu,$(HIP_PLATFORM)),300,)# make tune: images (empty: all)
 TUNE_SETS ?=# make tune: BLOCKS_PER_CU:FWD_UNROLL:GRAD_UNROLL[:TILE_IMAGES] ...; empty: tune.sh's list

@@ -38,6 +38,7 @@ parse_options check! limit -- "$@"
 [[ $limit =~ ^[1-9][0-9]*$ ]] || die "--limit needs a positive whole number of images, not '$limit'"
 files=(${REST[@]+"${REST[@]}"})
 [ ${#files[@]} -gt 0 ] || die "no README given (plots/readme_figures.sh [--check] [--limit N] FILE...)"
+[ $check = 1 ] || refuse_uncommitted "make readme-figures" "${files[@]}" # before its minutes of profiles
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

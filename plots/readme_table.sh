@@ -118,6 +118,7 @@ LC_ALL=C awk -v begin="$BEGIN_MARK" -v end="$END_MARK" -v table="$tmp_table" \
 if cmp -s "$tmp" "$readme"; then
     echo "readme-table: $what in $readme is up to date"
 else
+    refuse_uncommitted "make readme-table" "$readme"
     # keep the file's mode: cat into the new file's place would not be atomic
     chmod "$(stat -c %a "$readme" 2>/dev/null || echo 644)" "$tmp" 2>/dev/null || true
     mv "$tmp" "$readme"

@@ -14,7 +14,8 @@
 #   --iters N         training iterations (default 300)
 #   --lr RATE         learning rate (default 0.01)
 #   --limit N         train on the first N images only (--train-limit)
-#   --work DIR        where the trainer's files go (default build/plots/work)
+#   --work DIR        where the trainer's files go, in a folder of this run's own
+#                     (DIR/run.XXXXXX: nothing already in DIR is touched; default build/plots/work)
 #   --out-dir DIR     where the pictures go (default build/plots; make figures: plots)
 #   --format FMT      png (default) or svg
 #   --right N, --wrong N  how many right and wrong test digits digits.png shows (30, 10)
@@ -34,10 +35,10 @@ case $iters in '' | *[!0-9]* | 0) die "PLOT_ITERS must be a positive integer, go
 case $format in png | svg) ;; *) die "FORMAT must be png or svg, got '$format'" ;; esac
 command -v gnuplot >/dev/null || die "gnuplot is not installed (common/scripts/require.sh gnuplot-nox)"
 mkdir -p "$work" "$out_dir"
+work=$(mktemp -d "$work/run.XXXXXX") # this run's files, beside no other's
 
 csv=$work/training.csv bench=$work/training.tsv predictions=$work/predictions.tsv
 weights=$work/weights.bin
-rm -f "$csv" "$bench" "$predictions" "$weights" # --bench-out appends
 # The weights picture is of the linear model's W (chapters 00-08); the
 # extension chapters train other models.
 linear=
@@ -47,7 +48,7 @@ started=$(now_ms)
 "$build/$chapter" "$dataset" "$iters" "$lr" ${limit:+--train-limit "$limit"} \
     --csv "$csv" --bench-out "$bench" --predictions-out "$predictions" ${linear:+--weights-out "$weights"} ||
     die "$chapter failed (exit status $?): no pictures drawn"
-echo "plots: trained in $(clock $(($(now_ms) - started)))"
+echo "plots: trained in $(clock $(($(now_ms) - started))); its files: $work"
 
 IFS=$'\t' read -r _ run_platform device images run_iters _ _ _ _ test_accuracy _ date _ \
     < <(tail -n 1 "$bench")

@@ -460,7 +460,15 @@ setup() {
     check_png "$out/digits.png" 1000 665
     # the weights: 439 for the grid, 24 + 18 x 5 for the title, 10
     check_png "$out/weights.png" 1000 563
-    [ "$(stat -c %s "$BATS_TEST_TMPDIR/work/weights.bin")" -eq 31400 ]
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR"/work/run.*/weights.bin)" -eq 31400 ]
+    # A second run makes a folder of its own: the first run's files stay as they were.
+    local first
+    first=$(cksum "$BATS_TEST_TMPDIR"/work/run.*/training.csv)
+    run make --no-print-directory plots HIP_PLATFORM=cpu PLOT_ITERS=3 PLOT_LIMIT=200 PLOTS_DIR="$out" \
+        PLOTS_WORK="$BATS_TEST_TMPDIR/work" RESOURCE_TSV="$BATS_TEST_TMPDIR/resources.tsv" DATASET_DIR="$DATASET_DIR"
+    [ "$status" -eq 0 ]
+    [ "$(ls -d "$BATS_TEST_TMPDIR"/work/run.* | wc -l)" -eq 2 ]
+    grep -qF "$first" <(cksum "$BATS_TEST_TMPDIR"/work/run.*/training.csv)
 }
 
 # tracked_state: git's view of the tree, and the time stamps of plots/'s

@@ -141,6 +141,42 @@ parse_options out-dir -- --colour red'
     [ "$errors" = "thing: unknown option '--colour' (options: --out-dir)" ]
 }
 
+@test "shell lib: refuse_uncommitted stops before a rewrite would lose changes not committed, naming each file; FORCE_REWRITE=1 goes on" {
+    local repo=$BATS_TEST_TMPDIR/repo
+    mkdir -p "$repo"
+    git -C "$repo" init -q
+    printf 'one\n' >"$repo/edited.md"
+    printf 'two\n' >"$repo/clean.md"
+    git -C "$repo" add edited.md clean.md
+    git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m start
+    printf 'changed\n' >>"$repo/edited.md"
+    printf 'new\n' >"$repo/untracked.md"
+    script refuse 'SCRIPT_NAME=make-x; refuse_uncommitted "make x" "$@"; echo went on'
+    run split_streams bash "$BATS_TEST_TMPDIR/refuse" "$repo/edited.md" "$repo/clean.md" "$repo/untracked.md" "$repo/missing.md"
+    errors=$(cat "$BATS_TEST_TMPDIR/stderr")
+    echo "$errors"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ $errors == "make-x: make x would rewrite files with changes not committed; commit or stash them, or set FORCE_REWRITE=1:"* ]]
+    [[ $errors == *"$repo/edited.md"* ]]
+    [[ $errors != *"clean.md"* && $errors != *"untracked.md"* ]]
+    run bash "$BATS_TEST_TMPDIR/refuse" "$repo/clean.md" "$repo/untracked.md"
+    [ "$status" -eq 0 ] && [ "$output" = "went on" ]
+    run env FORCE_REWRITE=1 bash "$BATS_TEST_TMPDIR/refuse" "$repo/edited.md"
+    [ "$status" -eq 0 ] && [ "$output" = "went on" ]
+    # make readme-table's script refuses the same way, and leaves the file as it was
+    cp README.md plots/chapter_ideas.tsv "$repo/"
+    git -C "$repo" add README.md && git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m readme
+    awk '/<!-- chapter-table:begin/ { print; print "| a hand edit |"; next } { print }' README.md >"$repo/README.md"
+    cp "$repo/README.md" "$BATS_TEST_TMPDIR/edited-readme"
+    run plots/readme_table.sh --data plots/compare.tsv --ideas plots/chapter_ideas.tsv --readme "$repo/README.md"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"make readme-table would rewrite files with changes not committed"*"$repo/README.md"* ]]
+    cmp "$repo/README.md" "$BATS_TEST_TMPDIR/edited-readme"
+    [ -z "$(find "$repo" -name 'README.md.*')" ]
+}
+
 @test "shell lib: gp_string quotes a title for gnuplot, its new lines as \\n" {
     script h.sh 'gp_string "line \"one\"
 line two"'

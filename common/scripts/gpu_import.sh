@@ -69,6 +69,15 @@ fi
 [ -n "$validation_only" ] || [ -s "$dir/compare.tsv" ] || die "$dir/compare.tsv is empty: the report's compare step did not run ($(awk -F '\t' '$1 == "compare" { print $2 ": " $4 }' "$dir/report.tsv"))"
 [ -n "$validation_only" ] || head -n 1 "$dir/compare.tsv" | grep -q $'^chapter\tplatform\tdevice\t' || die "$dir/compare.tsv is not make compare's table"
 
+# Every tracked file it rewrites, refused before the first is written if it holds changes not
+# committed (FORCE_REWRITE=1 goes on).
+if [ -z "$validation_only" ]; then
+    refuse_uncommitted "make gpu-import" "$root"/plots/compare.{tsv,png,command} "$root/README.md" \
+        "$root"/chapters/[0-9][0-9]-*/README.md "$root/common/executor/README.md" "$root/common/model/validation/published.tsv"
+else
+    refuse_uncommitted "make gpu-import" "$root/common/model/validation/published.tsv"
+fi
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpu-import.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # replace FILE: FILE's new text from $work/new, renamed over it

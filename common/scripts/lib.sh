@@ -117,3 +117,20 @@ parse_options() {
     done
     REST=("$@")
 }
+
+# refuse_uncommitted WHAT FILE...: stops, before anything is written, when a FILE that git
+# tracks has changes not committed: WHAT (make readme-table, ...) would replace them and they
+# would be lost. Names every such file. FORCE_REWRITE=1 lets it go on; a FILE outside a git
+# checkout, or one git does not track, is never refused.
+refuse_uncommitted() {
+    local what=$1 file changed=()
+    shift
+    [ "${FORCE_REWRITE:-}" != 1 ] || return 0
+    for file in "$@"; do
+        [ -e "$file" ] || continue
+        [ -z "$(git -C "$(dirname "$file")" status --porcelain --untracked-files=no -- "$(basename "$file")" 2>/dev/null)" ] ||
+            changed+=("$file")
+    done
+    [ ${#changed[@]} -eq 0 ] ||
+        die "$what would rewrite files with changes not committed; commit or stash them, or set FORCE_REWRITE=1:" "${changed[@]}"
+}
