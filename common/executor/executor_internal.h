@@ -115,6 +115,8 @@ struct Fiber {
     int op_width;
     unsigned wave, lane;
     Worker *worker;          /* the stack it runs on while started */
+    const char *barrier_file; /* where it called __syncthreads last, for a message */
+    int barrier_line;
 };
 
 struct Wave {
@@ -187,6 +189,10 @@ void refuse_trace_settings();
 /* messages.cpp: hipcpu_die_in_block (tracer/trace.h) for the SIGSEGV handler,
  * which must not use stdio: the fault may have hit inside it. */
 [[noreturn]] void die_in_signal_handler(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* fibers.cpp: "file.hip:12", the source line of an instruction of the program (addr2line on
+ * its debug lines), outside the executor's HIP header; "" where unknown. Safe in a signal
+ * handler once a launch has run. */
+void source_line_of(uintptr_t pc, char *out, size_t size);
 
 } /* namespace hipcpu_exec */
 

@@ -107,30 +107,9 @@ static Worker *new_worker() {
     return w;
 }
 
-#if !HIPCPU_ASAN
-/* A fault in a kernel gets a message naming the kernel, block and thread instead of a bare
- * "Segmentation fault" or "Floating point exception": a stack overflow (a fault in a guard
- * region), a load or store no mapping holds, a division by zero, a bus error, an illegal
- * instruction. A fault outside a kernel goes to the previous handler. Not installed under
- * ASan, which reports these itself. */
-static const int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-static struct sigaction previous_action[sizeof kFaultSignals / sizeof kFaultSignals[0]];
-
-static const char *fault_name(int signal_number, int code) {
-    switch (signal_number) {
-    case SIGFPE:
-        return code == FPE_INTDIV ? "an integer division by zero (SIGFPE)"
-               : code == FPE_INTOVF ? "an integer division that overflows, INT_MIN / -1 (SIGFPE)"
-                                    : "an arithmetic fault (SIGFPE)";
-    case SIGBUS: return "a bus error, an access the memory cannot serve (SIGBUS)";
-    case SIGILL: return "an illegal instruction (SIGILL)";
-    default: return "a load or store at an address no allocation holds (SIGSEGV)";
-    }
-}
-
-/* The program's path and load address, read when the handler is installed: in the handler,
- * addr2line (the binutils a build needs) turns the faulting instruction into its source line.
- * fork, exec, read and waitpid are what a signal handler may call. */
+/* The program's path and load address, read at the first launch: addr2line (the binutils a
+ * build needs) turns an instruction into its source line, for a fault's message (in the signal
+ * handler: fork, exec, read and waitpid are what a handler may call) and a barrier's. */
 static char program_path[PATH_MAX];
 static uintptr_t program_bias;
 
@@ -139,22 +118,15 @@ static int first_object(struct dl_phdr_info *info, size_t, void *bias) {
     return 1; /* the main program is the first */
 }
 
-static uintptr_t fault_pc(void *context) {
-    const ucontext_t *uc = static_cast<const ucontext_t *>(context);
-#if defined(__x86_64__)
-    return uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-    return uintptr_t(uc->uc_mcontext.pc);
-#else
-    (void)uc;
-    return 0;
-#endif
-}
-
 /* "file.hip:12": the innermost frame of pc outside the executor's HIP header, the file without
  * its folders; "" when addr2line is missing or knows no line. */
-static void line_of_pc(uintptr_t pc, char *out, size_t size) {
+void source_line_of(uintptr_t pc, char *out, size_t size) {
     out[0] = '\0';
+    if (!program_path[0]) {
+        ssize_t n = readlink("/proc/self/exe", program_path, sizeof program_path - 1);
+        program_path[n > 0 ? n : 0] = '\0';
+        dl_iterate_phdr(first_object, &program_bias);
+    }
     int fds[2];
     if (!pc || !program_path[0] || pipe(fds) != 0) return;
     char address[32];
@@ -192,6 +164,39 @@ static void line_of_pc(uintptr_t pc, char *out, size_t size) {
     }
 }
 
+#if !HIPCPU_ASAN
+/* A fault in a kernel gets a message naming the kernel, block and thread instead of a bare
+ * "Segmentation fault" or "Floating point exception": a stack overflow (a fault in a guard
+ * region), a load or store no mapping holds, a division by zero, a bus error, an illegal
+ * instruction. A fault outside a kernel goes to the previous handler. Not installed under
+ * ASan, which reports these itself. */
+static const int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction previous_action[sizeof kFaultSignals / sizeof kFaultSignals[0]];
+
+static const char *fault_name(int signal_number, int code) {
+    switch (signal_number) {
+    case SIGFPE:
+        return code == FPE_INTDIV ? "an integer division by zero (SIGFPE)"
+               : code == FPE_INTOVF ? "an integer division that overflows, INT_MIN / -1 (SIGFPE)"
+                                    : "an arithmetic fault (SIGFPE)";
+    case SIGBUS: return "a bus error, an access the memory cannot serve (SIGBUS)";
+    case SIGILL: return "an illegal instruction (SIGILL)";
+    default: return "a load or store at an address no allocation holds (SIGSEGV)";
+    }
+}
+
+static uintptr_t fault_pc(void *context) {
+    const ucontext_t *uc = static_cast<const ucontext_t *>(context);
+#if defined(__x86_64__)
+    return uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return uintptr_t(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
 static void on_fault(int signal_number, siginfo_t *info, void *context) {
     const char *addr = static_cast<const char *>(info->si_addr);
     if (signal_number == SIGSEGV)
@@ -203,7 +208,7 @@ static void on_fault(int signal_number, siginfo_t *info, void *context) {
         }
     if (ex.current) {
         char line[512];
-        line_of_pc(fault_pc(context), line, sizeof line);
+        source_line_of(fault_pc(context), line, sizeof line);
         if (signal_number == SIGSEGV || signal_number == SIGBUS)
             die_in_signal_handler("thread (%u,%u,%u) stopped on %s%s%s, address %p", D3(ex.current->view.index),
                                   fault_name(signal_number, info->si_code), line[0] ? " at " : "", line, info->si_addr);
@@ -234,9 +239,8 @@ void install_overflow_handler() {
     static bool installed; /* once: a system call per launch would cost more than small kernels */
     if (installed) return;
     installed = true;
-    ssize_t n = readlink("/proc/self/exe", program_path, sizeof program_path - 1);
-    program_path[n > 0 ? n : 0] = '\0';
-    dl_iterate_phdr(first_object, &program_bias);
+    char unused[8];
+    source_line_of(0, unused, sizeof unused); /* reads the program's path now, outside any handler */
     struct sigaction mine = {};
     mine.sa_sigaction = on_fault;
     mine.sa_flags = SA_SIGINFO | SA_ONSTACK;

@@ -188,10 +188,16 @@ static void run_block() {
         /* Every thread is now at the barrier or done. */
         if (ex.at_barrier == 0) return;
         if (ex.at_barrier < ex.nthreads) {
-            unsigned i = 0;
+            unsigned i = 0, waiting = 0;
             while (ex.fibers[i].state != kDone) i++;
-            hipcpu_die_in_block("__syncthreads reached by %u of %u threads; thread (%u,%u,%u) returned without "
-                                "reaching it", ex.at_barrier, ex.nthreads, D3(ex.fibers[i].view.index));
+            while (ex.fibers[waiting].state != kAtBarrier) waiting++;
+            const Fiber &at = ex.fibers[waiting];
+            const char *file = at.barrier_file ? strrchr(at.barrier_file, '/') : nullptr;
+            file = file ? file + 1 : at.barrier_file;
+            char where[512] = "";
+            if (file) snprintf(where, sizeof where, " at %s:%d", file, at.barrier_line);
+            hipcpu_die_in_block("__syncthreads%s reached by %u of %u threads; thread (%u,%u,%u) returned without "
+                                "reaching it", where, ex.at_barrier, ex.nthreads, D3(ex.fibers[i].view.index));
         }
         for (unsigned i = 0; i < ex.nthreads; i++) ex.fibers[i].state = kReady;
         ex.at_barrier = 0;
@@ -205,8 +211,16 @@ using namespace hipcpu_exec;
 
 /* ---- Device-side entry points ----------------------------------------------- */
 
-extern "C" void __syncthreads(void) {
+extern "C" void hipcpu_syncthreads_at(const char *file, int line) {
     if (!ex.current) hipcpu_die("__syncthreads called outside a kernel");
+    ex.current->barrier_file = file;
+    ex.current->barrier_line = line;
+    suspend(ex.current, kAtBarrier);
+}
+
+extern "C" void (__syncthreads)(void) {
+    if (!ex.current) hipcpu_die("__syncthreads called outside a kernel");
+    ex.current->barrier_file = nullptr;
     suspend(ex.current, kAtBarrier);
 }
 

@@ -167,6 +167,9 @@ HIPCPU_VECTOR2(double2, double, 16)
 /* ---- Synchronisation ------------------------------------------------------- */
 
 extern "C" void __syncthreads(void);
+/* A call names its own line, for the message when only part of a block reaches it. */
+extern "C" void hipcpu_syncthreads_at(const char *file, int line);
+#define __syncthreads() hipcpu_syncthreads_at(__FILE__, __LINE__)
 
 /* One OS thread runs everything, so fences only need to stop the compiler. */
 inline void __threadfence(void) { __asm__ __volatile__("" ::: "memory"); }
