@@ -121,7 +121,7 @@ fault() {
 }
 
 # host_bug NAME MESSAGE: tests/hip/bugs/NAME.hip stops, under make racecheck and in the plain
-# executor build, with MESSAGE and a non-zero status, instead of corrupting the executor's heap.
+# executor build, with MESSAGE and status 1, not with glibc's abort or a hang.
 host_bug() {
     local file=tests/hip/bugs/$1.hip
     run make --no-print-directory -s racecheck FILE="$file"
@@ -139,6 +139,10 @@ host_bug() {
 @test "own HIP: a copy past a hipMalloc allocation's end, and a double free, stop with one message naming the call" {
     host_bug copy_past_end "hipcpu: hipMemcpy: its destination, 8000 bytes from offset 0 of a 4000-byte hipMalloc allocation"
     host_bug double_free "not a pointer hipMalloc returned, or one freed already (a double free)"
+}
+
+@test "own HIP: a barrier only half the block reaches names its line and a thread that returned" {
+    host_bug partial_barrier "hipcpu: kernel 'reverse_half' block (0,0,0): __syncthreads at partial_barrier.hip:12 reached by 128 of 256 threads; thread (128,0,0) returned without reaching it"
 }
 
 @test "own HIP: an unsupported construct is named in one line, not by a compiler cascade" {
