@@ -141,6 +141,12 @@ host_bug() {
     host_bug double_free "not a pointer hipMalloc returned, or one freed already (a double free)"
 }
 
+@test "own HIP: a kernel that never ends is stopped by the watchdog, its loop's line named" {
+    local start=$SECONDS
+    HIPCPU_WATCHDOG_S=2 host_bug never_ends "hipcpu: kernel 'hand_over' block (0,0,0): no thread reached a barrier, a wave operation or its end in 2 s (HIPCPU_WATCHDOG_S); thread (0,0,0) was running at never_ends.hip:12"
+    [ $((SECONDS - start)) -lt 60 ] # two runs of 2 s, and the builds
+}
+
 @test "own HIP: a barrier only half the block reaches names its line and a thread that returned" {
     host_bug partial_barrier "hipcpu: kernel 'reverse_half' block (0,0,0): __syncthreads at partial_barrier.hip:12 reached by 128 of 256 threads; thread (128,0,0) returned without reaching it"
 }

@@ -175,6 +175,11 @@ void suspend(Fiber *t, State s);
 /* fibers.cpp: a message, not a bare "Segmentation fault", for a fiber stack's
  * overflow (not under ASan, which reports overflows itself). */
 void install_overflow_handler();
+/* fibers.cpp: the watchdog of a launch, armed before its first block and disarmed after its last:
+ * a launch in which no round ends for HIPCPU_WATCHDOG_S seconds (a kernel that never ends) stops
+ * with the kernel, block and thread it was running, and that thread's source line. */
+void watchdog_arm();
+void watchdog_disarm();
 
 /* scheduler.cpp: the bytes of the static __shared__ variables. */
 size_t static_shared_bytes();

@@ -4,6 +4,8 @@
 #include "executor_internal.h"
 
 #include <errno.h>
+#include <execinfo.h>
+#include <atomic>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
@@ -11,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -108,8 +111,8 @@ static Worker *new_worker() {
 }
 
 /* The program's path and load address, read at the first launch: addr2line (the binutils a
- * build needs) turns an instruction into its source line, for a fault's message (in the signal
- * handler: fork, exec, read and waitpid are what a handler may call) and a barrier's. */
+ * build needs) turns an instruction into its source line for a fault's message, from the signal
+ * handler (fork, exec, read and waitpid are what a handler may call). */
 static char program_path[PATH_MAX];
 static uintptr_t program_bias;
 
@@ -118,8 +121,10 @@ static int first_object(struct dl_phdr_info *info, size_t, void *bias) {
     return 1; /* the main program is the first */
 }
 
-/* "file.hip:12": the innermost frame of pc outside the executor's HIP header, the file without
- * its folders; "" when addr2line is missing or knows no line. */
+/* "file.hip:12": the innermost frame of pc, then of the stack it was called from, outside the
+ * executor, its tracer and its HIP header (the trace build spends most of its time in the
+ * tracer's code, called at each access), the file without its folders; "" when addr2line is
+ * missing or knows no line. */
 void source_line_of(uintptr_t pc, char *out, size_t size) {
     out[0] = '\0';
     if (!program_path[0]) {
@@ -129,19 +134,31 @@ void source_line_of(uintptr_t pc, char *out, size_t size) {
     }
     int fds[2];
     if (!pc || !program_path[0] || pipe(fds) != 0) return;
-    char address[32];
-    snprintf(address, sizeof address, "0x%lx", (unsigned long)(pc - program_bias));
+    enum { kFrames = 24 };
+    void *frames[kFrames];
+    const int nframes = backtrace(frames, kFrames); /* the handler's own frames come first: filtered below */
+    char addresses[kFrames + 1][32];
+    const char *argv[kFrames + 6] = {"addr2line", "-i", "-e", program_path};
+    int argc = 4;
+    snprintf(addresses[0], sizeof addresses[0], "0x%lx", (unsigned long)(pc - program_bias));
+    argv[argc++] = addresses[0];
+    for (int i = 0; i < nframes; i++) { /* return addresses: one byte back is inside the call */
+        snprintf(addresses[i + 1], sizeof addresses[i + 1], "0x%lx",
+                 (unsigned long)(uintptr_t(frames[i]) - 1 - program_bias));
+        argv[argc++] = addresses[i + 1];
+    }
+    argv[argc] = nullptr;
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fds[1], 1);
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0) dup2(null, 2);
         close(fds[0]);
-        execlp("addr2line", "addr2line", "-i", "-e", program_path, address, (char *)nullptr);
+        execvp("addr2line", const_cast<char *const *>(argv));
         _exit(127);
     }
     close(fds[1]);
-    char text[2048];
+    char text[16384];
     size_t length = 0;
     ssize_t n;
     while (pid > 0 && length < sizeof text - 1 && (n = read(fds[0], text + length, sizeof text - 1 - length)) > 0)
@@ -154,7 +171,8 @@ void source_line_of(uintptr_t pc, char *out, size_t size) {
         if (end) *end = '\0';
         char *cut = strstr(line, " (discriminator");
         if (cut) *cut = '\0';
-        if (!strstr(line, "hip/hip_runtime.h") && line[0] != '?' && !strstr(line, ":?") && !strstr(line, ":0")) {
+        if (!strstr(line, "hip/hip_runtime.h") && !strstr(line, "common/executor/") && !strstr(line, "common/tracer/") &&
+            line[0] != '?' && !strstr(line, ":?") && !strstr(line, ":0")) {
             const char *base = strrchr(line, '/');
             snprintf(out, size, "%s", base ? base + 1 : line);
             return;
@@ -162,6 +180,64 @@ void source_line_of(uintptr_t pc, char *out, size_t size) {
         if (!end) break;
         line = end + 1;
     }
+}
+
+/* The instruction a signal interrupted. */
+static uintptr_t fault_pc(void *context) {
+    const ucontext_t *uc = static_cast<const ucontext_t *>(context);
+#if defined(__x86_64__)
+    return uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return uintptr_t(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+/* The watchdog: SIGALRM every second of a launch. A lane that reaches a barrier, a wave
+ * operation or its end makes progress (the trace build's stops at every access do not); a launch
+ * with none for HIPCPU_WATCHDOG_S seconds is a kernel that never ends, stopped with where its
+ * running thread was. */
+static std::atomic<unsigned> lanes_progressed; /* lock-free: the handler may read it */
+static unsigned progress_seen;
+static volatile sig_atomic_t watchdog_seconds, watchdog_limit;
+static struct sigaction previous_alarm;
+
+static void on_alarm(int, siginfo_t *, void *context) {
+    const unsigned ended = lanes_progressed.load(std::memory_order_relaxed);
+    if (ended != progress_seen) {
+        progress_seen = ended;
+        watchdog_seconds = 0;
+        return;
+    }
+    if (++watchdog_seconds < watchdog_limit || !ex.current) return;
+    char line[512];
+    source_line_of(fault_pc(context), line, sizeof line);
+    die_in_signal_handler("no thread reached a barrier, a wave operation or its end in %d s (HIPCPU_WATCHDOG_S); thread (%u,%u,%u) was "
+                          "running%s%s: a loop that never ends?", int(watchdog_limit), D3(ex.current->view.index),
+                          line[0] ? " at " : "", line);
+}
+
+void watchdog_arm() {
+    watchdog_limit = sig_atomic_t(hipcpu_setting_value(hipcpu_env::HIPCPU_WATCHDOG_S));
+    if (watchdog_limit == 0) return;
+    watchdog_seconds = 0;
+    progress_seen = lanes_progressed.load(std::memory_order_relaxed);
+    struct sigaction mine = {};
+    mine.sa_sigaction = on_alarm;
+    mine.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&mine.sa_mask);
+    sigaction(SIGALRM, &mine, &previous_alarm);
+    struct itimerval every_second = {{1, 0}, {1, 0}};
+    setitimer(ITIMER_REAL, &every_second, nullptr);
+}
+
+void watchdog_disarm() {
+    if (watchdog_limit == 0) return;
+    struct itimerval off = {};
+    setitimer(ITIMER_REAL, &off, nullptr);
+    sigaction(SIGALRM, &previous_alarm, nullptr);
 }
 
 #if !HIPCPU_ASAN
@@ -183,18 +259,6 @@ static const char *fault_name(int signal_number, int code) {
     case SIGILL: return "an illegal instruction (SIGILL)";
     default: return "a load or store at an address no allocation holds (SIGSEGV)";
     }
-}
-
-static uintptr_t fault_pc(void *context) {
-    const ucontext_t *uc = static_cast<const ucontext_t *>(context);
-#if defined(__x86_64__)
-    return uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-    return uintptr_t(uc->uc_mcontext.pc);
-#else
-    (void)uc;
-    return 0;
-#endif
 }
 
 static void on_fault(int signal_number, siginfo_t *info, void *context) {
@@ -349,6 +413,7 @@ static void worker_main(void *arg) {
             set_current(t);
             ex.invoke(ex.body); /* the kernel; may suspend and resume many times */
             t->state = kDone;
+            lanes_progressed.fetch_add(1, std::memory_order_relaxed);
             t->worker = nullptr;
             if (ex.order_pos == ex.order_len || ex.order[ex.order_pos]->state != kNotStarted) break;
             t = ex.order[ex.order_pos++];
@@ -371,6 +436,7 @@ void run_round() {
  * spare the scheduler a scan of every thread after every round. */
 void suspend(Fiber *t, State s) {
     t->state = s;
+    if (s != kAtAccess) lanes_progressed.fetch_add(1, std::memory_order_relaxed);
     if (s == kAtBarrier)
         ex.at_barrier++;
     else if (s == kAtWaveOp)

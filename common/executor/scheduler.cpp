@@ -330,6 +330,7 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
     read_schedule();
     install_overflow_handler();
     refuse_trace_settings();
+    watchdog_arm();
     hipcpu_hooks::launch_begin(kernel_name, grid, block);
     ex.kernel = kernel_name;
     dynamic_shared_bytes = shared_bytes;
@@ -365,6 +366,7 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
         hipcpu_hooks::block_begin(id);
         run_block();
     }
+    watchdog_disarm();
     hipcpu_hooks::launch_end();
     in_launch = false;
     return hipSuccess;
