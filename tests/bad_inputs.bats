@@ -237,33 +237,35 @@ expect_error_as_nobody() {
     done
 }
 
+# (Each output folder is beside the data, not in it: an output inside the dataset folder is refused
+# first, tests/cli.bats.)
 @test "output files in a folder nobody may write (as nobody)" {
     open_to_nobody
-    mkdir "$DATA/closed"
-    chmod 555 "$DATA/closed"
+    mkdir "$BATS_TEST_TMPDIR/closed"
+    chmod 555 "$BATS_TEST_TMPDIR/closed"
     for option in --csv --weights-out --bench-out --predictions-out; do
-        expect_error_as_nobody 2 "$option $DATA/closed/out: folder '$DATA/closed' is not writable (Permission denied)" \
-            "$DATA" 1 "$option" "$DATA/closed/out"
+        expect_error_as_nobody 2 "$option $BATS_TEST_TMPDIR/closed/out: folder '$BATS_TEST_TMPDIR/closed' is not writable (Permission denied)" \
+            "$DATA" 1 "$option" "$BATS_TEST_TMPDIR/closed/out"
     done
-    [ -z "$(ls -A "$DATA/closed")" ] # not even the probe file was left
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR/closed")" ] # not even the probe file was left
 }
 
 @test "--bench-out onto a file nobody may read: its rows would be lost" {
     open_to_nobody
-    mkdir "$DATA/out"
-    chmod 777 "$DATA/out"
-    printf 'old rows\n' >"$DATA/out/bench.tsv"
-    chmod 200 "$DATA/out/bench.tsv"
-    expect_error_as_nobody 2 "--bench-out $DATA/out/bench.tsv: cannot read the rows already there (Permission denied)" \
-        "$DATA" 1 --bench-out "$DATA/out/bench.tsv"
-    [ "$(cat "$DATA/out/bench.tsv")" = "old rows" ]
+    mkdir "$BATS_TEST_TMPDIR/out"
+    chmod 777 "$BATS_TEST_TMPDIR/out"
+    printf 'old rows\n' >"$BATS_TEST_TMPDIR/out/bench.tsv"
+    chmod 200 "$BATS_TEST_TMPDIR/out/bench.tsv"
+    expect_error_as_nobody 2 "--bench-out $BATS_TEST_TMPDIR/out/bench.tsv: cannot read the rows already there (Permission denied)" \
+        "$DATA" 1 --bench-out "$BATS_TEST_TMPDIR/out/bench.tsv"
+    [ "$(cat "$BATS_TEST_TMPDIR/out/bench.tsv")" = "old rows" ]
 }
 
 @test "the writability probe leaves nothing behind in a writable folder" {
-    mkdir "$DATA/out"
-    run "$REFERENCE" "$DATA" 1 --quiet --csv "$DATA/out/loss.csv" --weights-out "$DATA/out/w.bin"
+    mkdir "$BATS_TEST_TMPDIR/out"
+    run "$REFERENCE" "$DATA" 1 --quiet --csv "$BATS_TEST_TMPDIR/out/loss.csv" --weights-out "$BATS_TEST_TMPDIR/out/w.bin"
     [ "$status" -eq 0 ]
-    [ "$(ls "$DATA/out" | sort | tr '\n' ' ')" = "loss.csv w.bin " ]
+    [ "$(ls "$BATS_TEST_TMPDIR/out" | sort | tr '\n' ' ')" = "loss.csv w.bin " ]
 }
 
 # ---- A learning rate that makes the loss overflow ----------------------------

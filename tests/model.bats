@@ -300,7 +300,10 @@ HIP
             [[ "$output" == *"FILE=$dir/$name: make profile and racecheck take a file name of letters, digits and"* ]]
         done
     done
-    [ ! -e "$dir/pwned" ] && [ ! -e "$dir/made" ] && [ ! -e pwned ] && [ ! -e made ]
+    [ ! -e "$dir/pwned" ]
+    [ ! -e "$dir/made" ]
+    [ ! -e pwned ]
+    [ ! -e made ]
     # A leading '-' would read as an option.
     run make --no-print-directory profile FILE=-x.hip
     [ "$status" -eq 2 ]

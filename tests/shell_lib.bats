@@ -161,9 +161,11 @@ parse_options out-dir -- --colour red'
     [[ $errors == *"$repo/edited.md"* ]]
     [[ $errors != *"clean.md"* && $errors != *"untracked.md"* ]]
     run bash "$BATS_TEST_TMPDIR/refuse" "$repo/clean.md" "$repo/untracked.md"
-    [ "$status" -eq 0 ] && [ "$output" = "went on" ]
+    [ "$status" -eq 0 ]
+    [ "$output" = "went on" ]
     run env FORCE_REWRITE=1 bash "$BATS_TEST_TMPDIR/refuse" "$repo/edited.md"
-    [ "$status" -eq 0 ] && [ "$output" = "went on" ]
+    [ "$status" -eq 0 ]
+    [ "$output" = "went on" ]
     # make readme-table's script refuses the same way, and leaves the file as it was
     cp README.md plots/chapter_ideas.tsv "$repo/"
     git -C "$repo" add README.md && git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m readme
