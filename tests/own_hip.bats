@@ -147,6 +147,29 @@ host_bug() {
     [ $((SECONDS - start)) -lt 60 ] # two runs of 2 s, and the builds
 }
 
+@test "own HIP: a long launch shows its blocks done and the time left (HIPCPU_PROGRESS=on: from 1 s); not in a pipe unless asked" {
+    # 1,000 blocks of 2 ms each (a sleep: the executor runs kernels on the host): 2 s whatever the build
+    cat >"$BATS_TEST_TMPDIR/slow.hip" <<'HIP'
+#include <hip/hip_runtime.h>
+#include <unistd.h>
+__global__ void slow(int *out) { if (threadIdx.x == 0) { usleep(2000); out[blockIdx.x] = 1; } }
+int main() {
+    int *out;
+    if (hipMalloc(&out, 1000 * sizeof(int)) != hipSuccess) return 1;
+    hipLaunchKernelGGL(slow, dim3(1000), dim3(64), 0, 0, out);
+    return hipDeviceSynchronize() != hipSuccess;
+}
+HIP
+    make --no-print-directory -s HIP_PLATFORM=cpu "$CPU_BUILD/standalone/own/slow" STANDALONE_SOURCE="$BATS_TEST_TMPDIR/slow.hip"
+    run env HIPCPU_PROGRESS=on "$CPU_BUILD/standalone/own/slow"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ $'\r'"hipcpu: kernel 'slow': "[0-9]+" of 1000 blocks ("[0-9.]+"%), about "[0-9]+" s left" ]]
+    run "$CPU_BUILD/standalone/own/slow" # auto: stderr is not a terminal here
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+}
+
 @test "own HIP: a barrier only half the block reaches names its line and a thread that returned" {
     host_bug partial_barrier "hipcpu: kernel 'reverse_half' block (0,0,0): __syncthreads at partial_barrier.hip:12 reached by 128 of 256 threads; thread (128,0,0) returned without reaching it"
 }

@@ -5,7 +5,10 @@
  * memory. executor_internal.h: the parts. */
 #include "executor_internal.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <mutex>
 #include <vector>
@@ -305,6 +308,44 @@ static void set_block_shape(dim3 block) {
     }
 }
 
+/* A long launch's progress on stderr, a line rewritten once a second: blocks done of all and the
+ * time left at the rate so far (HIPCPU_PROGRESS: on, from the first second; auto, when stderr is
+ * a terminal, from the fifth, so that a chapter's launches of a second or two stay quiet). A grid
+ * that would run for an hour says so within seconds, instead of seeming to hang. */
+struct Progress {
+    bool shown = false, wanted = false;
+    long long start_ns = 0, next_ns = 0;
+};
+
+static long long monotonic_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void progress_begin(Progress *p) {
+    const unsigned long long mode = hipcpu_setting_value(hipcpu_env::HIPCPU_PROGRESS); /* auto, on, off */
+    p->wanted = mode == 1 || (mode == 0 && isatty(2));
+    p->start_ns = monotonic_ns();
+    p->next_ns = p->start_ns + (mode == 1 ? 1 : 5) * 1000000000LL;
+}
+
+static void progress_step(Progress *p, uint64_t done, uint64_t all) {
+    if (!p->wanted || (done & 63) != 0) return; /* the clock every 64 blocks */
+    const long long now = monotonic_ns();
+    if (now < p->next_ns) return;
+    p->next_ns = now + 1000000000LL;
+    const double seconds = double(now - p->start_ns) * 1e-9, left = seconds * double(all - done) / double(done ? done : 1);
+    fprintf(stderr, "\rhipcpu: kernel '%s': %llu of %llu blocks (%.1f%%), about %.0f s left ", ex.kernel,
+            (unsigned long long)done, (unsigned long long)all, 100.0 * double(done) / double(all), left);
+    fflush(stderr);
+    p->shown = true;
+}
+
+static void progress_end(const Progress *p) {
+    if (p->shown) fprintf(stderr, "\n");
+}
+
 static uint64_t gcd(uint64_t a, uint64_t b) {
     while (b) {
         uint64_t r = a % b;
@@ -359,13 +400,17 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
         do a = 1 + random_below(nblocks - 1); while (gcd(a, nblocks) != 1);
         c = random_below(nblocks);
     }
+    Progress progress;
+    progress_begin(&progress);
     for (uint64_t b = 0; b < nblocks; b++) {
+        progress_step(&progress, b, nblocks);
         const uint64_t id = !permutation.empty() ? permutation[b] : (a * b + c) % nblocks;
         hipcpu_block_idx = dim3(uint32_t(id % grid.x), uint32_t(id / grid.x % grid.y),
                                 uint32_t(id / grid.x / grid.y));
         hipcpu_hooks::block_begin(id);
         run_block();
     }
+    progress_end(&progress);
     watchdog_disarm();
     hipcpu_hooks::launch_end();
     in_launch = false;

@@ -31,6 +31,8 @@ enum hipcpu_setting_kind {
       "the multiProcessorCount reported; read at every hipGetDeviceProperties")                                 \
     X(HIPCPU_STACK_KB, HIPCPU_NUMBER, 10, 16, 1024 * 1024, 0, "", "a number of KiB from 16 to 1048576", false, \
       "the fiber stack size in KiB (64, or 256 under ASan); read when the first stack is made")                 \
+    X(HIPCPU_PROGRESS, HIPCPU_CHOICE, 0, 0, 2, 0, "auto|on|off", "'auto', 'on' or 'off'", false,                 \
+      "a long launch shows its blocks done and the time left on stderr (on: from 1 s; auto: from 5 s, on a terminal)") \
     X(HIPCPU_WATCHDOG_S, HIPCPU_NUMBER, 10, 0, 86400, 60, "", "a number of seconds from 0 to 86400", false,     \
       "a launch stops when no wave reached a barrier or its end for this long (0: never); read at every launch") \
     X(HIPCPU_PROFILE, HIPCPU_TEXT, 0, 0, 0, 0, "", "a file name", true,                                         \
