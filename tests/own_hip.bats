@@ -157,7 +157,7 @@ int main() {
     int *out;
     if (hipMalloc(&out, 1000 * sizeof(int)) != hipSuccess) return 1;
     hipLaunchKernelGGL(slow, dim3(1000), dim3(64), 0, 0, out);
-    return hipDeviceSynchronize() != hipSuccess;
+    return hipDeviceSynchronize() != hipSuccess || hipFree(out) != hipSuccess;
 }
 HIP
     make --no-print-directory -s HIP_PLATFORM=cpu "$CPU_BUILD/standalone/own/slow" STANDALONE_SOURCE="$BATS_TEST_TMPDIR/slow.hip"
