@@ -392,6 +392,8 @@ kept() {
 }
 
 @test "validate-model: the kept tables of a set with another AMD target are what they give today (AMD's Jacobi kernels on gfx90a)" {
+    # 40 s of tracing and compiling that ASan adds nothing to (Harris's above runs in both): the plain run's
+    [ -z "${SANITIZE:-}" ] || skip "checked in the plain run; the sanitized run keeps its time for what ASan watches"
     kept amd_jacobi.hip
 }
 
