@@ -190,8 +190,8 @@ no-sanitizer: # hipcc and nvcc builds do not link the sanitizer runtimes
 	  or nvcc builds: unset SANITIZE$(comma) or use HIP_PLATFORM=cpu" >&2; exit 2)
 
 # ---- Reader targets ---------------------------------------------------------
-.PHONY: help dataset build chapter-% diff-% resources isa-% profile-% racecheck-% clean hip-tools nvcc-tool no-sanitizer clang-tools test-tools plot-tools
-chapter-% diff-% isa-% profile-% racecheck-%: CHAPTER = $(call chapter_dir,$*)
+.PHONY: help dataset build chapter-% diff-% resources isa-% profile-% racecheck-% sanitize-% clean hip-tools nvcc-tool no-sanitizer clang-tools test-tools plot-tools
+chapter-% diff-% isa-% profile-% racecheck-% sanitize-%: CHAPTER = $(call chapter_dir,$*)
 HELP_TRAINS = $(if $(ON_EXECUTOR),chapter 00 $(or $(ITERS),100) iterations$(comma) a GPU chapter $(or $(ITERS),10),$(or \
   $(ITERS),100) iterations)$(comma) chapter 09 $(or $(EPOCHS),$(if $(ON_EXECUTOR),2,10)) epochs
 HELP_SUMMARY = So here (HIP_PLATFORM=$(HIP_PLATFORM)) make chapter-N trains $(HELP_TRAINS); make compare $(COMPARE_ITERS) \

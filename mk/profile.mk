@@ -19,6 +19,27 @@ racecheck-%: ## chapter N's kernels checked on the executor for races and uninit
 	$(foreach images,$(RACECHECK_LIMITS),HIPCPU_RACECHECK=1 $(TRACE_BUILD)/$(CHAPTER) $(DATASET_DIR) $(RACECHECK_ITERS) \
 	  --train-limit $(images) --quiet $(ARGS)$(newline))
 	@echo "racecheck: $(CHAPTER) is clean at wave $(WAVE): $(RACECHECK_CLEAN)"
+# sanitize-N: the same runs under make sanitize's four checks (common/executor/README.md, "make sanitize"),
+# in the checked build: the chapter's kernels compiled again with -fsanitize=array-bounds.
+sanitize-%: ## chapter N under compute-sanitizer's four checks on the executor: memcheck, initcheck, racecheck, synccheck
+	@$(TRACED_CHAPTER)
+	@$(FETCH_DATASET)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(TRACE_BUILD)/checked/$(CHAPTER)
+	$(foreach images,$(RACECHECK_LIMITS),HIPCPU_SANITIZE=1 $(TRACE_BUILD)/checked/$(CHAPTER) $(DATASET_DIR) $(RACECHECK_ITERS) \
+	  --train-limit $(images) --quiet $(ARGS)$(newline))
+	@echo "sanitize: $(CHAPTER) is clean at wave $(WAVE): $(SANITIZE_CLEAN) in $(SANITIZE_RUNS)"
+SANITIZE_RUNS = $(RACECHECK_ITERS) iterations on $(subst $(space), and ,$(strip $(RACECHECK_LIMITS))) images
+SANITIZE_CLEAN = no memcheck, initcheck, racecheck or synccheck finding
+# The checked build: the trace build, with clang's -fsanitize=array-bounds on the kernels' own file (an
+# index past an array's declared size, which the tracer's handler reports: trace_memcheck.cpp). A build
+# of its own, so that make profile's counts and basic blocks stay those of the trace build.
+CHECKED_FLAGS := -fsanitize=array-bounds
+$(BUILD)/checked/chapters/%.o: chapters/%.hip | $(PLATFORM_TOOLS)
+	@mkdir -p $(@D)
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(DEPFLAGS) $(INSTRUMENT) $(CHECKED_FLAGS) -c $< -o $@
+$(addprefix $(BUILD)/checked/,$(GPU_CHAPTERS)): $(BUILD)/checked/%: $(BUILD)/checked/chapters/%/train.o $$(call harness,$$*) \
+  $(LAYER_LIBS) | $(PLATFORM_TOOLS)
+	$(HIP_LINK) $^ $(LDLIBS) -o $@
 RACECHECK_CLEAN = no race and no uninitialised shared-memory read in $(RACECHECK_ITERS) iterations on \
   $(subst $(space), and ,$(strip $(RACECHECK_LIMITS))) images
 # Two runs, each ending in a partial tile: on 1,037 images (17 x 61) the persistent grids of chapters
@@ -36,20 +57,23 @@ endef
 # make profile FILE=kernel.hip: a HIP program of your own (its own main()), traced and modelled.
 # Its build is keyed by the source's full path (two main.hip files never share a binary), and goes
 # through the front end (common/executor/front/): <<<...>>> launches and extern __shared__ become C++.
-.PHONY: profile racecheck validate-model validate-heldout validate-chapters
+.PHONY: profile racecheck sanitize validate-model validate-heldout validate-chapters
 # FILE reaches make's functions and the shell: a name that either would read as code (a ';', a
 # quote, a '$', a space, a leading '-') is refused before any of it runs, naming the character
 # classes allowed, so no file name can run a command. Its raw text is checked, unexpanded.
 ifneq ($(origin FILE),undefined)
 FILE_RAW := $(value FILE)
 ifneq ($(shell printf '%s' $(call quote,$(FILE_RAW)) | LC_ALL=C grep -c '^-\|[^][A-Za-z0-9._/+,@=~-]'),0)
-$(error FILE=$(FILE_RAW): make profile and racecheck take a file name of letters, digits and . _ / + , @ = ~ - (a - not first); copy or rename the file)
+$(error FILE=$(FILE_RAW): make profile, racecheck and sanitize take a file name of letters, digits and . _ / + , @ = ~ - (a - not first); copy or rename the file)
 endif
 endif
 STANDALONE_KEY = $(shell printf '%s' $(call quote,$(abspath $(FILE))) | cksum | cut -d' ' -f1)
 STANDALONE = $(TRACE_BUILD)/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 # The warp-32 devices (H100, H200) read a second trace at wave 32 and nvcc's own code, as a chapter's do.
 STANDALONE_WARP32 = build/trace-wave32/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
+# Its tables are keyed by its path too, readably: build/profile/standalone/ and the source's folder,
+# from the repository (tests/hip/) or from / (tmp/mine/), so two main.hip files keep their own.
+STANDALONE_TABLES = build/profile/standalone/$(patsubst /%,%,$(patsubst $(CURDIR)/%,%,$(abspath $(dir $(FILE)))))
 STANDALONE_CHECK = $(if $(FILE),$(if $(wildcard $(FILE)),true,echo "make $@: FILE=$(FILE): no such file" >&2; exit 2),echo \
   "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/model/README.md)" >&2; exit 2)
 profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
@@ -58,7 +82,13 @@ profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its c
 	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 $(STANDALONE_WARP32) STANDALONE_SOURCE=$(FILE))
 	-@$(MAKE) --no-print-directory hip-tools
 	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) $(if $(filter 64,$(WAVE)),PROFILE_WARP32_BINARY=$(STANDALONE_WARP32)) \
-	  bash common/tracer/profile.sh $(STANDALONE) build/profile/standalone - $(ARGS)
+	  bash common/tracer/profile.sh $(STANDALONE) $(STANDALONE_TABLES) - $(ARGS)
+sanitize: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) under memcheck, initcheck, racecheck and synccheck
+	@$(STANDALONE_CHECK)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE_CHECKED) STANDALONE_SOURCE=$(FILE)
+	HIPCPU_SANITIZE=1 $(STANDALONE_CHECKED) $(ARGS)
+	@echo "sanitize: $(FILE) is clean at wave $(WAVE): $(SANITIZE_CLEAN)"
+STANDALONE_CHECKED = $(TRACE_BUILD)/checked/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) checked for races and uninitialised shared-memory reads
 	@$(STANDALONE_CHECK)
 	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) STANDALONE_SOURCE=$(FILE)
@@ -77,6 +107,19 @@ $(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_T
 	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
 	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
+# The checked build of a program with its own main(), $(1) its source: make sanitize FILE=, and the
+# learner bugs of tests/hip/bugs/, which make test builds side by side (tests/sanitize.bats)
+define checked_program
+@mkdir -p $(@D)
+@$(FRONT) $(1) $@.cpp
+$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(1)) $(INSTRUMENT) $(CHECKED_FLAGS) -c $@.cpp -o $@.o
+$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
+endef
+$(BUILD)/checked/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+	$(call checked_program,$(STANDALONE_SOURCE))
+BUG_PROGRAMS := $(patsubst tests/hip/bugs/%.hip,%,$(wildcard tests/hip/bugs/*.hip))
+$(BUILD)/checked/bugs/%: tests/hip/bugs/%.hip $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+	$(call checked_program,$<)
 validate-model: $(TIMESIM) ## the time model against the measured and published times of outside kernels, development half
 	-@$(MAKE) --no-print-directory hip-tools
 	@TIMESIM=$(TIMESIM) bash common/model/validation/validate.sh trace

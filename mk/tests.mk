@@ -42,6 +42,7 @@ test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passe
 	@$(MAKE) $(CPU) -j$$(nproc) validation-programs
 	@$(foreach w,64 32,$(MAKE) $(CPU) TRACE=1 WAVE=$(w) $(addprefix build/trace$(if $(filter 32,$(w)),-wave32)/,$(GPU_CHAPTERS) \
 	  08-missing-barrier $(addprefix tests/,$(TRACE_TESTS))) &&) true
+	@$(MAKE) $(CPU) TRACE=1 -j$$(nproc) $(addprefix build/trace/checked/,$(GPU_CHAPTERS) $(addprefix bugs/,$(BUG_PROGRAMS)))
 	@$(if $(ON_EXECUTOR),,$(MAKE) --no-print-directory SANITIZE= build)
 	@TEST_BUILD=$(TEST_BUILD) CPU_BUILD=$(CPU_BUILD) SANITIZE=$(SANITIZE) NVCC=$(NVCC) DATASET_DIR=$(DATASET_DIR) \
 	  GPU_PLATFORM=$(filter amd nvidia,$(HIP_PLATFORM)) GPU_BUILD=$(if $(ON_EXECUTOR),,$(BUILD)) \

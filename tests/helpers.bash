@@ -22,6 +22,15 @@ within_80_columns() {
          END { exit wide }' <<<"$1"
 }
 
+# tables_of FILE: where make profile FILE= writes FILE's tables, without the extension: under
+# build/profile/standalone/, the source's folder from the repository or from / (mk/profile.mk).
+tables_of() {
+    local folder
+    folder=$(realpath -sm "$(dirname "$1")")
+    folder=${folder#"$PWD"/}
+    echo "build/profile/standalone/${folder#/}/$(basename "$1" .hip)"
+}
+
 # chapter_binary NN [BUILD]: the built trainer of chapter NN-*.
 chapter_binary() {
     local build=${2:-$CPU_BUILD}

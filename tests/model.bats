@@ -61,14 +61,14 @@ HIP
     run make --no-print-directory profile FILE="$dir/epilogue.hip"
     echo "$output"
     [ "$status" -eq 0 ]
-    cat build/profile/standalone/epilogue.lines.tsv
+    cat "$(tables_of "$dir/epilogue.hip").lines.tsv"
     # The loop's body (line 8): wave 0 alone, 4 trips a block: every run on the critical path.
-    [ "$(awk -F'\t' '$2 ~ /epilogue.hip:8$/ { print $3, $4 }' build/profile/standalone/epilogue.lines.tsv)" = "16 16" ]
+    [ "$(awk -F'\t' '$2 ~ /epilogue.hip:8$/ { print $3, $4 }' "$(tables_of "$dir/epilogue.hip").lines.tsv")" = "16 16" ]
     # Its store (line 9): wave 0, once a block.
-    [ "$(awk -F'\t' '$2 ~ /epilogue.hip:9$/ { print $3, $4 }' build/profile/standalone/epilogue.lines.tsv)" = "4 4" ]
+    [ "$(awk -F'\t' '$2 ~ /epilogue.hip:9$/ { print $3, $4 }' "$(tables_of "$dir/epilogue.hip").lines.tsv")" = "4 4" ]
     # The entry block, which every wave runs (the trace names it by the launch's line, where
     # the kernel was inlined): 16 runs, 4 of them on the critical path.
-    [ "$(awk -F'\t' '$2 ~ /epilogue.hip:[0-9]+$/ && $3 == 16 && $4 == 4' build/profile/standalone/epilogue.lines.tsv | wc -l)" -ge 1 ]
+    [ "$(awk -F'\t' '$2 ~ /epilogue.hip:[0-9]+$/ && $3 == 16 && $4 == 4' "$(tables_of "$dir/epilogue.hip").lines.tsv" | wc -l)" -ge 1 ]
 }
 
 @test "timesim --code-for: only the devices named; ptxas's report with nvcc's code alone" {
@@ -215,7 +215,7 @@ HIP
     # The column read of a 32-float tile: all 32 lanes of a pass in one bank, twice per wave64 request.
     grep -Eq 'transpose_tile32 +common/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 64\.0$' <<<"$output"
     grep -Eq 'transpose_tile33 +common/model/examples/transpose.hip:[0-9]+ +tile +shared +load .* 2\.0$' <<<"$output"
-    local p=build/profile/standalone/transpose
+    local p=build/profile/standalone/common/model/examples/transpose
     [ "$(value "$p" transpose_naive gfx906 binding)" = memory ]
     [ "$(value "$p" transpose_tile32 gfx906 binding)" = lds ]
     # The padded tile moves what it must and no more: bound by memory, within 1.5x of its unique
@@ -232,13 +232,13 @@ HIP
     [[ "$output" != *"is not modelled"* ]]
     # One launched as (tile_kernel<32, 8>), one as (tile_kernel<kTile, kRows>) with constexpr
     # kTile = 64, kRows = 4: each named as the compiler names it, in the tables and the model's rows.
-    local model=build/profile/standalone/tile_sizes.model.tsv kernel
+    local model=build/profile/standalone/common/model/examples/tile_sizes.model.tsv kernel
     for kernel in 'tile_kernel<32, 8>' 'tile_kernel<64, 4>'; do
         [ "$(awk -F'\t' -v k="$kernel" '$1 == k && $3 > 0' "$model" | wc -l)" -eq 3 ]
         grep -Fq "$kernel " <<<"$(grep -A3 '^kernel  *runs' <<<"$output")"
         grep -Fq "$kernel " <<<"$(grep -A3 '^kernel  *fill' <<<"$output")"
     done
-    run grep -c 'kTile' "$model" build/profile/standalone/tile_sizes.tsv
+    run grep -c 'kTile' "$model" build/profile/standalone/common/model/examples/tile_sizes.tsv
     [ "$status" -eq 1 ]
 }
 
@@ -271,8 +271,9 @@ HIP
     [ "$status" -eq 0 ]
     [[ "$output" != *"is not modelled"* ]]
     # Each launch under the kernel it ran, as hipcc names it; both overloads, apart.
-    local model=build/profile/standalone/launches.model.tsv kernel
-    [ "$(cut -f 1 build/profile/standalone/launches.tsv | tail -n +2 | tr '\n' '|')" = 'axpb<3, 1>|fill<int>|negate|bump(float*)|bump(int*)|' ]
+    local model kernel
+    model=$(tables_of "$dir/launches.hip").model.tsv
+    [ "$(cut -f 1 "$(tables_of "$dir/launches.hip").tsv" | tail -n +2 | tr '\n' '|')" = 'axpb<3, 1>|fill<int>|negate|bump(float*)|bump(int*)|' ]
     for kernel in 'axpb<3, 1>' 'fill<int>' negate 'bump(float*)' 'bump(int*)'; do
         [ "$(awk -F'\t' -v k="$kernel" '$1 == k && $3 > 0' "$model" | wc -l)" -eq 3 ]
     done
@@ -287,17 +288,17 @@ HIP
     [[ "$output" == *"FILE=nowhere/kernel.hip: no such file"* ]]
 }
 
-@test "make profile FILE= and racecheck FILE=: a name that would read as code is refused before anything runs" {
+@test "make profile, racecheck and sanitize FILE=: a name that would read as code is refused before anything runs" {
     local dir=$BATS_TEST_TMPDIR name target
     # Each name is a real file: a shell would run the part after ';' or inside `...`, make would
     # run $(shell ...), and a space splits one name in two.
     for name in 'c;>pwned;.hip' 'a b.hip' 'q"uote.hip' "s'quote.hip" '$(shell touch made).hip' '`touch made`.hip'; do
         printf 'int main() { return 0; }\n' >"$dir/$name"
-        for target in profile racecheck; do
+        for target in profile racecheck sanitize; do
             run make --no-print-directory "$target" FILE="$dir/$name"
             echo "$name: $output"
             [ "$status" -eq 2 ]
-            [[ "$output" == *"FILE=$dir/$name: make profile and racecheck take a file name of letters, digits and"* ]]
+            [[ "$output" == *"FILE=$dir/$name: make profile, racecheck and sanitize take a file name of letters, digits and"* ]]
         done
     done
     [ ! -e "$dir/pwned" ]
@@ -307,7 +308,7 @@ HIP
     # A leading '-' would read as an option.
     run make --no-print-directory profile FILE=-x.hip
     [ "$status" -eq 2 ]
-    [[ "$output" == *"FILE=-x.hip: make profile and racecheck take a file name of letters"* ]]
+    [[ "$output" == *"FILE=-x.hip: make profile, racecheck and sanitize take a file name of letters"* ]]
 }
 
 @test "timesim: a device without a figure, a count that is not one, a missing column: named" {
@@ -416,7 +417,7 @@ HIP
     echo "$output"
     [ "$status" -eq 0 ]
     # The compiler calls it strided<4>, the launch strided<4>: one kernel, modelled (gfx906, H100, H200).
-    [ "$(awk -F'\t' '$1 == "strided<4>"' build/profile/standalone/strided.model.tsv | wc -l)" -eq 3 ]
+    [ "$(awk -F'\t' '$1 == "strided<4>"' "$(tables_of "$dir/strided.hip").model.tsv" | wc -l)" -eq 3 ]
     # hipcpu_wave_uniform is the executor's, not HIP's: hipcc refuses it.
     printf '#include <hip/hip_runtime.h>\n__global__ void k(float *o) { o[threadIdx.x] = hipcpu_wave_uniform(1.0f); }\nint main() { float *o; if (hipMalloc(&o, 256) != hipSuccess) return 1; hipLaunchKernelGGL(k, 1, 64, 0, 0, o); return hipDeviceSynchronize() != hipSuccess; }\n' >"$dir/cpuonly.hip"
     run make --no-print-directory profile FILE="$dir/cpuonly.hip"

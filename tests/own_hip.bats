@@ -24,10 +24,10 @@ own() {
     [[ "$output" != *"error"* ]]
     if [ -x "${NVCC:-}" ]; then
         [[ "$output" != *"modelled on gfx906's code"* ]]
-        [ -s "build/profile/standalone/$1.w32.tsv" ]
-        [ -s "build/profile/standalone/$1.sm_90.ptxas" ]
+        [ -s "build/profile/standalone/tests/hip/$1.w32.tsv" ]
+        [ -s "build/profile/standalone/tests/hip/$1.sm_90.ptxas" ]
     fi
-    local counters=build/profile/standalone/$1.tsv model=build/profile/standalone/$1.model.tsv kernel
+    local counters=build/profile/standalone/tests/hip/$1.tsv model=build/profile/standalone/tests/hip/$1.model.tsv kernel
     [ "$(tail -n +2 "$counters" | wc -l)" -ge 1 ]
     while IFS= read -r kernel; do
         echo "modelled: $kernel"
@@ -46,21 +46,21 @@ own() {
 
 @test "own HIP: <<<>>> launches of template kernels, 2 to 4 arguments, split over lines; printf in a kernel" {
     own launch
-    run cut -f 1 build/profile/standalone/launch.tsv
+    run cut -f 1 build/profile/standalone/tests/hip/launch.tsv
     [[ "$output" == *"scale_add<float, 2>"* ]]
     [[ "$output" == *"scale_add<float, 3>"* ]]
     [ "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "scale_add<float, 2>" { print $c["launches"] }' \
-        build/profile/standalone/launch.tsv)" -eq 2 ]
+        build/profile/standalone/tests/hip/launch.tsv)" -eq 2 ]
     run make --no-print-directory -s profile FILE=tests/hip/launch.hip
     [[ "$output" == *"hello from block 0, tag 7"* ]]
 }
 
 @test "own HIP: extern __shared__ and HIP_DYNAMIC_SHARED, sized by the launch, counted as LDS" {
     own dynamic_shared
-    grep -Eq $'^block_sum<int>\t.*\t\\(dynamic\\)\tshared\t' build/profile/standalone/dynamic_shared.sites.tsv ||
-        grep -q '(dynamic)' build/profile/standalone/dynamic_shared.sites.tsv
+    grep -Eq $'^block_sum<int>\t.*\t\\(dynamic\\)\tshared\t' build/profile/standalone/tests/hip/dynamic_shared.sites.tsv ||
+        grep -q '(dynamic)' build/profile/standalone/tests/hip/dynamic_shared.sites.tsv
     [ "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "block_sum<int>" { print $c["lds_requests"] }' \
-        build/profile/standalone/dynamic_shared.tsv)" -gt 0 ]
+        build/profile/standalone/tests/hip/dynamic_shared.tsv)" -gt 0 ]
 }
 
 @test "own HIP: streams, asynchronous copies, pinned memory and events (run in order)" {
@@ -69,8 +69,8 @@ own() {
 
 @test "own HIP: __device__ globals through HIP_SYMBOL are buffers named after the variable" {
     own device_globals
-    grep -q $'\ttable\t' build/profile/standalone/device_globals.sites.tsv
-    grep -q $'\td_out\t' build/profile/standalone/device_globals.sites.tsv
+    grep -q $'\ttable\t' build/profile/standalone/tests/hip/device_globals.sites.tsv
+    grep -q $'\td_out\t' build/profile/standalone/tests/hip/device_globals.sites.tsv
 }
 
 @test "own HIP: the occupancy API answers from gfx906's limits" {
@@ -137,8 +137,8 @@ host_bug() {
 }
 
 @test "own HIP: a copy past a hipMalloc allocation's end, and a double free, stop with one message naming the call" {
-    host_bug copy_past_end "hipcpu: hipMemcpy: its destination, 8000 bytes from offset 0 of a 4000-byte hipMalloc allocation"
-    host_bug double_free "not a pointer hipMalloc returned, or one freed already (a double free)"
+    host_bug copy_past_end "hipcpu: hipMemcpy at copy_past_end.hip:12: its destination, 8000 bytes from offset 0 of a 4000-byte hipMalloc allocation"
+    host_bug double_free "at double_free.hip:13: not a pointer hipMalloc returned, or one freed already (a double free)"
 }
 
 @test "own HIP: a kernel that never ends is stopped by the watchdog, its loop's line named" {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# The executor's race checks (make racecheck-N; common/executor/README.md): every
-# GPU chapter's trace build, 2 iterations on 1,037 images at wave 64 and at
-# wave 32, must finish with no race and no uninitialised shared-memory read.
+# The executor's checks (make sanitize-N and racecheck-N; common/executor/README.md):
+# every GPU chapter, 2 iterations on 1,037 images, must finish with no finding:
+# at wave 64 the checked build under make sanitize's four checks (memcheck,
+# initcheck, racecheck, synccheck), at wave 32 the trace build's race check.
 # At 1,037 images the persistent grids of chapters 07 and 08 (one block per
 # CU: 60 at wave 64, 132 at wave 32) leave blocks idle, and no block of
 # chapter 08 (tiles of WAVE_SIZE images) gets a second tile, so the barrier
@@ -18,11 +19,15 @@ load small_dataset
 
 TRACE64=build/trace
 TRACE32=build/trace-wave32
+CHECKED64=build/trace/checked
 
-# racecheck BINARY [DATASET [IMAGES [ITERATIONS]]]: the race-checked run
-# (1,037 images, 2 iterations unless given), which must be clean.
+# racecheck BINARY [DATASET [IMAGES [ITERATIONS]]]: the checked run (1,037
+# images, 2 iterations unless given), which must be clean: HIPCPU_SANITIZE for
+# the checked build, HIPCPU_RACECHECK for the trace build.
 racecheck() {
-    run env HIPCPU_RACECHECK=1 "$1" "${2:-$DATASET_DIR}" "${4:-2}" --train-limit "${3:-1037}" --quiet
+    local check=HIPCPU_RACECHECK
+    [[ "$1" != "$CHECKED64"/* ]] || check=HIPCPU_SANITIZE
+    run env "$check=1" "$1" "${2:-$DATASET_DIR}" "${4:-2}" --train-limit "${3:-1037}" --quiet
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" != *hipcpu:* ]]
@@ -40,98 +45,98 @@ caught_missing_barrier() {
     [[ "$output" == *"chapters/08-missing-barrier/train.hip:"* ]]
 }
 
-@test "racecheck: chapter 01 is clean at wave 64" {
-    racecheck "$(chapter_binary 01 $TRACE64)"
+@test "sanitize: chapter 01 is clean at wave 64" {
+    racecheck "$(chapter_binary 01 $CHECKED64)"
 }
 
 @test "racecheck: chapter 01 is clean at wave 32" {
     racecheck "$(chapter_binary 01 $TRACE32)"
 }
 
-@test "racecheck: chapter 02 is clean at wave 64" {
-    racecheck "$(chapter_binary 02 $TRACE64)"
+@test "sanitize: chapter 02 is clean at wave 64" {
+    racecheck "$(chapter_binary 02 $CHECKED64)"
 }
 
 @test "racecheck: chapter 02 is clean at wave 32" {
     racecheck "$(chapter_binary 02 $TRACE32)"
 }
 
-@test "racecheck: chapter 03 is clean at wave 64" {
-    racecheck "$(chapter_binary 03 $TRACE64)"
+@test "sanitize: chapter 03 is clean at wave 64" {
+    racecheck "$(chapter_binary 03 $CHECKED64)"
 }
 
 @test "racecheck: chapter 03 is clean at wave 32" {
     racecheck "$(chapter_binary 03 $TRACE32)"
 }
 
-@test "racecheck: chapter 04 is clean at wave 64" {
-    racecheck "$(chapter_binary 04 $TRACE64)"
+@test "sanitize: chapter 04 is clean at wave 64" {
+    racecheck "$(chapter_binary 04 $CHECKED64)"
 }
 
 @test "racecheck: chapter 04 is clean at wave 32" {
     racecheck "$(chapter_binary 04 $TRACE32)"
 }
 
-@test "racecheck: chapter 05 is clean at wave 64" {
-    racecheck "$(chapter_binary 05 $TRACE64)"
+@test "sanitize: chapter 05 is clean at wave 64" {
+    racecheck "$(chapter_binary 05 $CHECKED64)"
 }
 
 @test "racecheck: chapter 05 is clean at wave 32" {
     racecheck "$(chapter_binary 05 $TRACE32)"
 }
 
-@test "racecheck: chapter 06 is clean at wave 64" {
-    racecheck "$(chapter_binary 06 $TRACE64)"
+@test "sanitize: chapter 06 is clean at wave 64" {
+    racecheck "$(chapter_binary 06 $CHECKED64)"
 }
 
 @test "racecheck: chapter 06 is clean at wave 32" {
     racecheck "$(chapter_binary 06 $TRACE32)"
 }
 
-@test "racecheck: chapter 07 is clean at wave 64" {
-    racecheck "$(chapter_binary 07 $TRACE64)"
+@test "sanitize: chapter 07 is clean at wave 64" {
+    racecheck "$(chapter_binary 07 $CHECKED64)"
 }
 
 @test "racecheck: chapter 07 is clean at wave 32" {
     racecheck "$(chapter_binary 07 $TRACE32)"
 }
 
-@test "racecheck: chapter 08 is clean at wave 64" {
-    racecheck "$(chapter_binary 08 $TRACE64)"
+@test "sanitize: chapter 08 is clean at wave 64" {
+    racecheck "$(chapter_binary 08 $CHECKED64)"
 }
 
 @test "racecheck: chapter 08 is clean at wave 32" {
     racecheck "$(chapter_binary 08 $TRACE32)"
 }
 
-@test "racecheck: chapter 03 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
-    racecheck "$(chapter_binary 03 $TRACE64)" "$DATASET_DIR" 3907 1
+@test "sanitize: chapter 03 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
+    racecheck "$(chapter_binary 03 $CHECKED64)" "$DATASET_DIR" 3907 1
 }
 
-@test "racecheck: chapter 04 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
-    racecheck "$(chapter_binary 04 $TRACE64)" "$DATASET_DIR" 3907 1
+@test "sanitize: chapter 04 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
+    racecheck "$(chapter_binary 04 $CHECKED64)" "$DATASET_DIR" 3907 1
 }
 
-@test "racecheck: chapter 05 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
-    racecheck "$(chapter_binary 05 $TRACE64)" "$DATASET_DIR" 3907 1
+@test "sanitize: chapter 05 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
+    racecheck "$(chapter_binary 05 $CHECKED64)" "$DATASET_DIR" 3907 1
 }
 
-@test "racecheck: chapter 06 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
-    racecheck "$(chapter_binary 06 $TRACE64)" "$DATASET_DIR" 3907 1
+@test "sanitize: chapter 06 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
+    racecheck "$(chapter_binary 06 $CHECKED64)" "$DATASET_DIR" 3907 1
 }
 
-@test "racecheck: chapter 07 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
-    racecheck "$(chapter_binary 07 $TRACE64)" "$DATASET_DIR" 3907 1
+@test "sanitize: chapter 07 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
+    racecheck "$(chapter_binary 07 $CHECKED64)" "$DATASET_DIR" 3907 1
 }
 
-@test "racecheck: chapter 08 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
-    racecheck "$(chapter_binary 08 $TRACE64)" "$DATASET_DIR" 3907 1
+@test "sanitize: chapter 08 with several tiles a block (3,907 images, 1 iteration, wave 64) is clean" {
+    racecheck "$(chapter_binary 08 $CHECKED64)" "$DATASET_DIR" 3907 1
 }
 
 # Chapter 09 evaluates the test set on the device each epoch: a small one.
-@test "racecheck: chapter 09 is clean at wave 64 and at wave 32" {
+@test "sanitize: chapter 09 is clean at wave 64, and racecheck at wave 32" {
     small_dataset "$BATS_TEST_TMPDIR/data" 1037 64
-    racecheck "$(chapter_binary 09 "$TRACE64")" "$BATS_TEST_TMPDIR/data"
+    racecheck "$(chapter_binary 09 "$CHECKED64")" "$BATS_TEST_TMPDIR/data"
     racecheck "$(chapter_binary 09 "$TRACE32")" "$BATS_TEST_TMPDIR/data"
 }
 
@@ -175,8 +180,8 @@ caught_missing_barrier() {
 
 # The chapters above are written out (bats registers only the @test lines it
 # reads); this test derives them from chapters/: every chapter with a
-# train.hip is race-checked at wave 64 and at wave 32, and no test names a
-# chapter that is gone.
+# train.hip is checked at wave 64 (sanitize) and at wave 32 (racecheck), and
+# no test names a chapter that is gone.
 @test "racecheck.bats checks every GPU chapter in chapters/ at both wave sizes, and no other" {
     local dir nn expected="" listed
     for dir in chapters/[0-9][0-9]-*/; do
@@ -186,11 +191,11 @@ caught_missing_barrier() {
     done
     [ -n "$expected" ]
     # a chapter counts when its tests name wave 64 and wave 32
-    listed=$(grep -E '^@test "racecheck: chapter [0-9][0-9] is clean at wave' "$BATS_TEST_FILENAME" | awk '
+    listed=$(grep -E '^@test "(sanitize|racecheck): chapter [0-9][0-9] is clean at wave' "$BATS_TEST_FILENAME" | awk '
         { nn = $4; if ($0 ~ /wave 64/) w64[nn] = 1; if ($0 ~ /wave 32/) w32[nn] = 1 }
         END { for (nn in w64) if (nn in w32) print nn }' | sort)
     diff <(printf '%s' "$expected") <(echo "$listed")
     # and every chapter from 03 on, whose kernels loop over tiles, with several a block
-    listed=$(sed -n 's/^@test "racecheck: chapter \([0-9][0-9]\) with several tiles a block .*/\1/p' "$BATS_TEST_FILENAME")
+    listed=$(sed -n 's/^@test "sanitize: chapter \([0-9][0-9]\) with several tiles a block .*/\1/p' "$BATS_TEST_FILENAME")
     diff <(printf '%s' "$expected" | awk '$1 >= 3 && $1 <= 8') <(echo "$listed")
 }

@@ -84,15 +84,27 @@ static bool allocation_of(const void *p, uintptr_t *start, size_t *size) {
     return true;
 }
 
+/* " at file.hip:12": the program's line that called the runtime at return address pc, for a message
+ * (addr2line: only when there is one to write). */
+struct CallerLine {
+    char text[560];
+    explicit CallerLine(const void *pc) {
+        char line[512];
+        source_line_of(uintptr_t(pc) - 1, line, sizeof line);
+        snprintf(text, sizeof text, "%s%s", line[0] ? " at " : "", line);
+    }
+};
+
 /* CALL's WHICH range [p, p + n), where it starts inside an allocation, must end inside it too. */
-static void check_range(const char *call, const char *which, const void *p, size_t n) {
+static void check_range(const char *call, const char *which, const void *p, size_t n, const void *caller) {
     uintptr_t start;
     size_t size;
     if (!n || !allocation_of(p, &start, &size)) return;
     const size_t offset = uintptr_t(p) - start;
     if (n > size - offset)
-        hipcpu_die("%s: its %s, %zu bytes from offset %zu of a %zu-byte hipMalloc allocation (%p), runs %zu bytes "
-                   "past the allocation's end", call, which, n, offset, size, (void *)start, n - (size - offset));
+        hipcpu_die("%s%s: its %s, %zu bytes from offset %zu of a %zu-byte hipMalloc allocation (%p), runs %zu bytes "
+                   "past the allocation's end", call, CallerLine(caller).text, which, n, offset, size, (void *)start,
+                   n - (size - offset));
 }
 
 extern "C" {
@@ -108,8 +120,12 @@ hipError_t hipMalloc(void **ptr, size_t size) {
      * allocated, not a rounded-up size, so that AddressSanitizer reports an
      * access one past the end. */
     const size_t huge = size_t(2) << 20, align = size >= huge ? huge : 256;
-    void *p = nullptr;
-    if (posix_memalign(&p, align, size) != 0) return record(hipErrorOutOfMemory);
+    /* make sanitize: a red zone each side, where an overrun lands and is named (tracer/trace_memcheck.cpp) */
+    const size_t zone = hipcpu_hooks::redzone(align);
+    if (size > SIZE_MAX - 2 * zone) return record(hipErrorOutOfMemory);
+    void *raw = nullptr;
+    if (posix_memalign(&raw, align, size + 2 * zone) != 0) return record(hipErrorOutOfMemory);
+    void *p = static_cast<char *>(raw) + zone;
 #ifdef MADV_HUGEPAGE
     if (align == huge) madvise(p, size, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
@@ -119,7 +135,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
         std::lock_guard<std::mutex> hold(allocations_lock);
         allocations[uintptr_t(p)] = size;
     }
-    hipcpu_hooks::alloc(p, size);
+    hipcpu_hooks::alloc(p, size, zone);
     return hipSuccess;
 }
 
@@ -129,11 +145,11 @@ hipError_t hipFree(void *ptr) {
         std::lock_guard<std::mutex> hold(allocations_lock);
         auto it = allocations.find(uintptr_t(ptr));
         if (it == allocations.end())
-            hipcpu_die("hipFree(%p): not a pointer hipMalloc returned, or one freed already (a double free)", ptr);
+            hipcpu_die("hipFree(%p)%s: not a pointer hipMalloc returned, or one freed already (a double free)", ptr,
+                       CallerLine(__builtin_return_address(0)).text);
         allocations.erase(it);
     }
-    hipcpu_hooks::free(ptr);
-    free(ptr);
+    if (!hipcpu_hooks::free(ptr)) free(ptr); /* make sanitize keeps it, red zones and all, never reused */
     return hipSuccess;
 }
 
@@ -154,8 +170,11 @@ hipError_t hipHostFree(void *ptr) {
 
 hipError_t hipMemcpy(void *dst, const void *src, size_t size, hipMemcpyKind kind) {
     if (unsigned(kind) > hipMemcpyDefault || (size && (!dst || !src))) return record(hipErrorInvalidValue);
-    check_range("hipMemcpy", "destination", dst, size);
-    check_range("hipMemcpy", "source", src, size);
+    const void *caller = __builtin_return_address(0);
+    check_range("hipMemcpy", "destination", dst, size, caller);
+    check_range("hipMemcpy", "source", src, size, caller);
+    hipcpu_hooks::host_range(src, size, false, "hipMemcpy", caller);
+    hipcpu_hooks::host_range(dst, size, true, "hipMemcpy", caller);
     if (size) memcpy(dst, src, size);
     return hipSuccess;
 }
@@ -166,7 +185,9 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t size, hipMemcpyKind
 
 hipError_t hipMemset(void *dst, int value, size_t size) {
     if (size && !dst) return record(hipErrorInvalidValue);
-    check_range("hipMemset", "range", dst, size);
+    const void *caller = __builtin_return_address(0);
+    check_range("hipMemset", "range", dst, size, caller);
+    hipcpu_hooks::host_range(dst, size, true, "hipMemset", caller);
     if (size) memset(dst, value, size);
     return hipSuccess;
 }

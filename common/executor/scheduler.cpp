@@ -164,6 +164,28 @@ static void poison_shared_memory() {
     memset(area + kLdsBytes, 0xFF, size_t(__stop_hipcpu_shared - (area + kLdsBytes)));
 }
 
+/* make sanitize: every thread of the block waits at the same __syncthreads.
+ * A GPU's barrier counts arrivals, not places, so threads at two different
+ * ones pass each other's: undefined in CUDA and HIP alike. */
+static void check_one_barrier() {
+    const Fiber &first = ex.fibers[0];
+    for (unsigned i = 1; i < ex.nthreads; i++) {
+        const Fiber &f = ex.fibers[i];
+        if (f.barrier_line == first.barrier_line && f.barrier_file == first.barrier_file) continue;
+        if (hipcpu_finding_counted(HIPCPU_SYNCCHECK)) return;
+        auto base = [](const char *path) {
+            const char *slash = path ? strrchr(path, '/') : nullptr;
+            return slash ? slash + 1 : path ? path : "a __syncthreads without a line";
+        };
+        hipcpu_finding(HIPCPU_SYNCCHECK, true,
+                       "divergent barrier: thread (%u,%u,%u) waits at __syncthreads at %s:%d and thread (%u,%u,%u) at "
+                       "%s:%d (a GPU counts arrivals, not places: each passes the other's barrier)",
+                       D3(first.view.index), base(first.barrier_file), first.barrier_line, D3(f.view.index),
+                       base(f.barrier_file), f.barrier_line);
+        return;
+    }
+}
+
 /* Runs the block whose index is in hipcpu_block_idx, one barrier phase at a
  * time. In-order mode finishes wave 0's phase, then wave 1's, and so on; the
  * random mode interleaves the waves at every wave operation. */
@@ -199,8 +221,11 @@ static void run_block() {
             file = file ? file + 1 : at.barrier_file;
             char where[512] = "";
             if (file) snprintf(where, sizeof where, " at %s:%d", file, at.barrier_line);
-            hipcpu_die_in_block("__syncthreads%s reached by %u of %u threads; thread (%u,%u,%u) returned without "
-                                "reaching it", where, ex.at_barrier, ex.nthreads, D3(ex.fibers[i].view.index));
+            hipcpu_finding(HIPCPU_SYNCCHECK, true,
+                           "__syncthreads%s reached by %u of %u threads; thread (%u,%u,%u) returned without "
+                           "reaching it", where, ex.at_barrier, ex.nthreads, D3(ex.fibers[i].view.index));
+        } else if (hipcpu_sanitizing()) {
+            check_one_barrier();
         }
         for (unsigned i = 0; i < ex.nthreads; i++) ex.fibers[i].state = kReady;
         ex.at_barrier = 0;
@@ -211,6 +236,8 @@ static void run_block() {
 } /* namespace hipcpu_exec */
 
 using namespace hipcpu_exec;
+
+size_t hipcpu_dynamic_shared_bytes(void) { return dynamic_shared_bytes; }
 
 /* ---- Device-side entry points ----------------------------------------------- */
 

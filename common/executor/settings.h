@@ -44,7 +44,9 @@ enum hipcpu_setting_kind {
     X(HIPCPU_SAMPLE_BLOCKS, HIPCPU_NUMBER, 10, 0, 1u << 31, 0, "", "a number of blocks from 0 to 2147483648", true, \
       "trace build, with HIPCPU_PROFILE: trace about N blocks of a bigger launch, scale the counts (0: all)") \
     X(HIPCPU_RACECHECK, HIPCPU_CHOICE, 0, 0, 1, 0, "0|1", "1 or 0", true,                                       \
-      "trace build: 1 checks for races and uninitialised shared-memory reads")
+      "trace build: 1 checks for races and uninitialised shared-memory reads")                                 \
+    X(HIPCPU_SANITIZE, HIPCPU_CHOICE, 0, 0, 1, 0, "0|1", "1 or 0", true,                                        \
+      "trace build: 1 runs memcheck, initcheck, racecheck and synccheck; findings are counted, not fatal")
 
 /* hipcpu_setting_value(hipcpu_env::HIPCPU_SEED) and the like. */
 enum class hipcpu_env {

@@ -19,6 +19,8 @@
  *   atomically, and when; a race (two unordered accesses, not both plain
  *   reads or both atomics: trace_race.cpp) or a read of unwritten shared
  *   memory aborts with both call sites.
+ * - HIPCPU_SANITIZE=1 (make sanitize): the race check and trace_memcheck.cpp's
+ *   memory checks, every finding counted rather than fatal.
  *
  * Addresses outside device allocations and __shared__ variables (fiber stacks
  * holding a thread's local arrays, the executor's own state) are ignored. */
@@ -49,6 +51,7 @@ uint32_t guards_numbered;
 /* ---- Every access ---------------------------------------------------------------- */
 
 uintptr_t atomic_lo, atomic_hi; /* the atomic in progress: its own load and store are not plain */
+size_t copy_bytes; /* a memcpy's whole size while copy_accesses hands on its pieces */
 
 /* ---- The running launch's kernel ------------------------------------------------ */
 
@@ -93,18 +96,7 @@ inline void need_kernel() {
     if (kernel_unknown) count_launch_as(launch.text);
 }
 
-/* Where addr lies: shared memory, a device allocation (*a), or neither (a
- * thread's own stack, the executor's state): false, and it is ignored. */
-inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
-    *a = nullptr;
-    if (addr - tracer.shared_lo < tracer.shared_size) {
-        *space = kShared;
-        return true;
-    }
-    *a = find_alloc(addr);
-    *space = kGlobal;
-    return *a != nullptr;
-}
+void need_kernel_named() { need_kernel(); }
 
 /* An untraced block's access while an atomic is in progress (on_access has
  * left out the atomic's own load and store, which are not plain). */
@@ -115,8 +107,11 @@ inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
         light_access(addr, size, kind, pc);
 }
 
-/* A traced block's access: classified, counted and checked. */
+/* A traced block's access: classified, counted and checked (addresses in
+ * neither shared memory nor a device allocation are ignored, except by make
+ * sanitize's checks). */
 [[gnu::noinline]] void traced_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc) {
+    if (tracer.sanitize_on) return sanitized_access(addr, size, kind, pc);
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
@@ -169,7 +164,9 @@ bool trace_enabled(void) {
             tracer.lines_path = hipcpu_setting_text(hipcpu_env::HIPCPU_PROFILE_LINES);
             atexit(write_profile);
         }
-        tracer.race_on = hipcpu_setting_value(hipcpu_env::HIPCPU_RACECHECK) == 1;
+        tracer.sanitize_on = hipcpu_sanitizing();
+        tracer.race_on = hipcpu_setting_value(hipcpu_env::HIPCPU_RACECHECK) == 1 || tracer.sanitize_on;
+        if (tracer.sanitize_on) sanitize_start();
         if (__start_hipcpu_shared && __stop_hipcpu_shared > __start_hipcpu_shared) {
             tracer.shared_lo = reinterpret_cast<uintptr_t>(__start_hipcpu_shared);
             tracer.shared_size = uintptr_t(__stop_hipcpu_shared - __start_hipcpu_shared);
@@ -206,6 +203,7 @@ void trace_launch_begin(const char *text, const dim3 &grid, const dim3 &block) {
 }
 
 void trace_launch_end(void) {
+    flush_bad_index();
     need_kernel();
     end_phase();
     launch_requests_end();
@@ -220,6 +218,7 @@ void trace_launch_end(void) {
 }
 
 void trace_block_begin(uint64_t id) {
+    flush_bad_index();
     end_phase();
     race_block_begin(id);
     block_requests_begin();
@@ -227,6 +226,7 @@ void trace_block_begin(uint64_t id) {
 }
 
 void trace_barrier(void) {
+    flush_bad_index();
     need_kernel();
     next_phase();
     end_phase();
@@ -279,26 +279,52 @@ void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t liv
     }
 }
 
-void trace_alloc(void *pointer, size_t bytes) {
+void trace_alloc(void *pointer, size_t bytes, size_t zone) {
     Alloc a = {};
     a.base = reinterpret_cast<uintptr_t>(pointer);
     a.end = a.base + bytes;
+    a.zone = zone;
+    if (zone) { /* make sanitize: initcheck's map (calloc: zero pages until written) */
+        a.written = static_cast<uint8_t *>(calloc(bytes, 1));
+        if (!a.written) hipcpu_die("out of memory for initcheck's map of a %zu-byte allocation", bytes);
+        sanitize_start();
+    }
     auto at = std::lower_bound(tracer.allocs.begin(), tracer.allocs.end(), a.base,
                                [](const Alloc &x, uintptr_t base) { return x.base < base; });
     tracer.allocs.insert(at, a);
     forget_found_allocs();
 }
 
-void trace_free(void *pointer) {
+/* True when the tracer keeps the memory (make sanitize's quarantine): the
+ * caller must not free it. */
+bool trace_free(void *pointer) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(pointer);
+    bool kept = false;
     for (size_t i = 0; i < tracer.allocs.size(); i++)
-        if (tracer.allocs[i].base == base) {
-            free(tracer.allocs[i].segments);
-            free(tracer.allocs[i].shadow.words);
-            tracer.allocs.erase(tracer.allocs.begin() + long(i));
+        if (tracer.allocs[i].base == base && !tracer.allocs[i].freed) {
+            Alloc &a = tracer.allocs[i];
+            free(a.segments);
+            free(a.shadow.words);
+            a.segments = nullptr;
+            a.shadow.words = nullptr;
+            a.shadow.bytes.clear();
+            if (a.zone) {
+                kept = a.freed = true;
+                free(a.written);
+                a.written = nullptr;
+            } else {
+                tracer.allocs.erase(tracer.allocs.begin() + long(i));
+            }
             break;
         }
     forget_found_allocs();
+    return kept;
+}
+
+size_t trace_redzone(size_t align) { return redzone_for(align); }
+
+void trace_host_range(const void *pointer, size_t n, bool writes, const char *call, const void *caller) {
+    if (hipcpu_sanitizing()) host_range(pointer, n, writes, call, caller);
 }
 
 void trace_name(const void *pointer, const char *name) {
@@ -330,6 +356,8 @@ void hipcpu_atomic_begin(const void *address, unsigned size) {
     atomic_lo = addr;
     atomic_hi = addr + size;
     tracer.light_plain = false;
+    if (tracer.sanitize_on)
+        return sanitized_access(addr, size, kAtomic, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
     Space space;
     Alloc *a;
     if (!classify(addr, &space, &a)) return;
@@ -356,9 +384,11 @@ void hipcpu_atomic_end(void) {
  * calls these instead, and no ASan runtime is linked. Each copy is a load and
  * a store of up to 16 bytes at a time, as a GPU would issue it. */
 static void copy_accesses(uintptr_t pointer, size_t n, Kind kind, const void *pc) {
+    copy_bytes = n;
     for (size_t done = 0; done < n; done += kMergeLimit)
         on_access(reinterpret_cast<const void *>(pointer + done), unsigned(n - done < kMergeLimit ? n - done : kMergeLimit),
                   kind, pc);
+    copy_bytes = 0;
 }
 
 void *__asan_memcpy(void *dst, const void *src, size_t n) {

@@ -36,8 +36,11 @@ void trace_wave_op(unsigned wave, int kind);
  * stopped at an access and run again.
  * When at_access is 0 the wave has reached a sync point (or its end). */
 void trace_round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t live, unsigned at_access);
-void trace_alloc(void *pointer, size_t bytes);
-void trace_free(void *pointer);
+void trace_alloc(void *pointer, size_t bytes, size_t zone);
+bool trace_free(void *pointer); /* true: the tracer keeps the memory (make sanitize) */
+size_t trace_redzone(size_t align); /* make sanitize: hipMalloc's red zone on each side, else 0 */
+/* a copy or fill; caller: its return address into the program */
+void trace_host_range(const void *pointer, size_t n, bool writes, const char *call, const void *caller);
 void trace_name(const void *pointer, const char *name);
 
 /* ---- Tests read the counters ------------------------------------------------- */
@@ -108,5 +111,24 @@ void hipcpu_suspend_at_access(void);
 /* Aborts like every executor error: "hipcpu: kernel 'K' block (x,y,z): ...". */
 [[noreturn]] void hipcpu_die_in_block(const char *format, ...) __attribute__((format(printf, 1, 2)));
 [[noreturn]] void hipcpu_die(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* make sanitize's four classes, as compute-sanitizer names its tools. */
+enum hipcpu_check { HIPCPU_MEMCHECK, HIPCPU_INITCHECK, HIPCPU_RACECHECK, HIPCPU_SYNCCHECK };
+/* HIPCPU_SANITIZE=1 is set: findings are counted, not fatal. */
+bool hipcpu_sanitizing(void);
+/* A finding: under HIPCPU_SANITIZE the first of its class is printed
+ * ("hipcpu: memcheck: kernel 'K' block (x,y,z): ..." where in_block) and the
+ * run goes on, ending with status 1; otherwise it aborts as hipcpu_die does. */
+void hipcpu_finding(hipcpu_check check, bool in_block, const char *format, ...) __attribute__((format(printf, 3, 4)));
+/* Under HIPCPU_SANITIZE, once a class has been shown: counts one more and is
+ * true, so that the caller need not build the message. */
+bool hipcpu_finding_counted(hipcpu_check check);
+/* At exit: the findings' summary, and status 1, if there were any. */
+void hipcpu_findings_end(void);
+/* "file.hip:12" for an address in the program (outside the executor), or "". */
+namespace hipcpu_exec {
+void source_line_of(uintptr_t pc, char *out, size_t size);
+}
+/* The running launch's dynamic shared memory, in bytes. */
+size_t hipcpu_dynamic_shared_bytes(void);
 
 #endif

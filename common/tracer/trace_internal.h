@@ -9,6 +9,8 @@
  *   trace_requests.cpp  lanes in step, their wave-level requests, the
  *                       counters, basic-block runs
  *   trace_race.cpp      the race and uninitialised-read checks
+ *   trace_memcheck.cpp  make sanitize's memory checks: bounds, alignment,
+ *                       freed and unwritten memory, leaks
  *   trace_report.cpp    HIPCPU_PROFILE's tables */
 #ifndef HIPCPU_TRACE_INTERNAL_H
 #define HIPCPU_TRACE_INTERNAL_H
@@ -113,6 +115,9 @@ struct Alloc {
     SegmentState *segments; /* profile: per 64-byte segment, in this launch (trace_requests.cpp) */
     bool segments_dirty;
     ShadowMap shadow;   /* race check */
+    size_t zone;        /* make sanitize: the red zone on each side (hipMalloc's own), 0: none */
+    bool freed;         /* make sanitize: hipFree'd, kept so that a later access names it */
+    uint8_t *written;   /* make sanitize: per byte, written by a copy, a fill or a kernel (initcheck) */
 };
 
 struct KernelStats {
@@ -181,6 +186,7 @@ struct TraceState {
     bool light_plain; /* light, and no atomic in progress: on_access's quickest path */
     bool sampling;    /* this launch traces some of its blocks */
     bool profile_on, race_on;
+    bool sanitize_on;               /* HIPCPU_SANITIZE: trace_memcheck.cpp's checks, race_on too */
     bool counting_blocks;           /* the lines table is asked for: basic-block runs counted */
     uintptr_t shared_lo, shared_size; /* the __shared__ section */
     uint64_t all_bytes[2][2];       /* [space][load/store]: a sampled launch's bytes, every block's */
@@ -228,6 +234,11 @@ inline const SiteRef &site_of(uintptr_t pc, Kind kind, uintptr_t addr) {
     return cached.key == site_key(pc, kind) ? cached : find_site(pc, kind, addr);
 }
 std::string shared_variable(uintptr_t addr, uintptr_t *offset);
+struct SharedVariable {
+    uintptr_t offset, size; /* in the __shared__ section */
+    bool dynamic;           /* the dynamic area (extern __shared__) */
+};
+std::vector<SharedVariable> shared_variables(); /* the section's variables, from the symbol table */
 std::string line_of_block(uintptr_t pc);
 bool in_kernel_code(uintptr_t pc);   /* pc lies in a __global__ function */
 const char *kernel_at(uintptr_t pc); /* that kernel's name ("tile_kernel<32, 8>"), or null if unknown */
@@ -236,6 +247,19 @@ const char *lasting_name(const std::string &name);
 /* ---- trace_memory.cpp ------------------------------------------------------- */
 void forget_found_allocs(); /* find_alloc's caches, when allocs changes */
 Alloc *find_alloc(uintptr_t addr);
+void nearest_allocs(uintptr_t addr, const Alloc **below, const Alloc **above); /* addr in none */
+/* Where addr lies: shared memory, a device allocation (*a), or neither (a
+ * thread's own stack, the executor's state): false. */
+inline bool classify(uintptr_t addr, Space *space, Alloc **a) {
+    *a = nullptr;
+    if (addr - tracer.shared_lo < tracer.shared_size) {
+        *space = kShared;
+        return true;
+    }
+    *a = find_alloc(addr);
+    *space = kGlobal;
+    return *a != nullptr;
+}
 std::string buffer_name_at(uintptr_t addr); /* a device buffer's name, or "" */
 std::string describe_global(uintptr_t addr);
 std::string describe_shared(uintptr_t addr);
@@ -280,6 +304,17 @@ void next_phase();                 /* a barrier: a new phase */
 void race_launch_begin();
 void race_block_begin(uint64_t id); /* a new phase, and block */
 void race_check(uintptr_t addr, unsigned size, Kind kind, Space space, Alloc *a, uint32_t site);
+std::string thread_name(unsigned thread_plus_1); /* "thread (x,y,z)" */
+const std::string &where(uint32_t site);         /* a call site's "file:line" */
+
+/* ---- trace_memcheck.cpp: HIPCPU_SANITIZE ------------------------------------ */
+void sanitize_start();
+size_t redzone_for(size_t align);
+void sanitized_access(uintptr_t addr, unsigned size, Kind kind, uintptr_t pc);
+extern size_t copy_bytes; /* trace.cpp: a memcpy's whole size while its pieces are checked, else 0 */
+void host_range(const void *pointer, size_t n, bool writes, const char *call, const void *caller);
+void flush_bad_index(); /* an out-of-bounds index no access followed */
+void need_kernel_named(); /* trace.cpp: the launch's counters have their kernel */
 
 /* ---- trace_report.cpp ------------------------------------------------------- */
 void write_profile();

@@ -23,10 +23,12 @@ constexpr unsigned kRecentAllocs = 4;
 Alloc *recent_alloc[kRecentAllocs];
 unsigned recent_next;
 uintptr_t gap_lo, gap_hi;
+const Alloc *gap_below, *gap_above; /* the allocations either side of that gap, or null */
 
 void forget_found_allocs() {
     for (Alloc *&a : recent_alloc) a = nullptr;
     gap_lo = gap_hi = 0;
+    gap_below = gap_above = nullptr;
 }
 
 Alloc *find_alloc_slow(uintptr_t addr) {
@@ -39,6 +41,8 @@ Alloc *find_alloc_slow(uintptr_t addr) {
             hi = mid;
     }
     if (lo < tracer.allocs.size() && addr >= tracer.allocs[lo].base) return &tracer.allocs[lo];
+    gap_below = lo ? &tracer.allocs[lo - 1] : nullptr;
+    gap_above = lo < tracer.allocs.size() ? &tracer.allocs[lo] : nullptr;
     gap_lo = lo ? tracer.allocs[lo - 1].end : 0;
     gap_hi = lo < tracer.allocs.size() ? tracer.allocs[lo].base : UINTPTR_MAX;
     return nullptr;
@@ -51,6 +55,12 @@ Alloc *find_alloc(uintptr_t addr) {
     Alloc *a = find_alloc_slow(addr);
     if (a) recent_alloc[recent_next++ % kRecentAllocs] = a;
     return a;
+}
+
+void nearest_allocs(uintptr_t addr, const Alloc **below, const Alloc **above) {
+    if (!(addr - gap_lo < gap_hi - gap_lo) || (!gap_below && !gap_above)) find_alloc_slow(addr);
+    *below = gap_below;
+    *above = gap_above;
 }
 
 std::string buffer_name_at(uintptr_t addr) {

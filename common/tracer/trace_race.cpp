@@ -79,17 +79,17 @@ const char *did(uint8_t kind) {
     return kind == kStore ? "wrote it" : kind == kAtomic ? "updated it atomically" : "read it";
 }
 
-[[noreturn]] void race(const std::string &what, unsigned other, uint8_t other_kind, uint32_t other_site,
+void race(const std::string &what, unsigned other, uint8_t other_kind, uint32_t other_site,
                        unsigned self, uint8_t self_kind, uint32_t self_site) {
-    hipcpu_die_in_block("race on %s: %s %s at %s and %s %s at %s, with no __syncthreads between",
+    hipcpu_finding(HIPCPU_RACECHECK, true, "race on %s: %s %s at %s and %s %s at %s, with no __syncthreads between",
                         what.c_str(), thread_name(other).c_str(), did(other_kind), where(other_site).c_str(),
                         thread_name(self).c_str(), did(self_kind), where(self_site).c_str());
 }
 
-[[noreturn]] void block_race(const std::string &what, uint64_t other_block, unsigned other_thread,
+void block_race(const std::string &what, uint64_t other_block, unsigned other_thread,
                              uint8_t other_kind, uint32_t other_site, unsigned self, uint8_t self_kind,
                              uint32_t self_site) {
-    hipcpu_die_in_block("race between blocks on %s: %s %s %s at %s and %s of this block %s at %s, in one "
+    hipcpu_finding(HIPCPU_RACECHECK, true, "race between blocks on %s: %s %s %s at %s and %s of this block %s at %s, in one "
                         "launch (blocks are not ordered: two may share a byte only if both read it or both update "
                         "it atomically)",
                         what.c_str(), block_name(other_block).c_str(), thread_name(other_thread).c_str(),
@@ -131,21 +131,24 @@ struct Checked {
 
 /* The reports, out of the checks' way. `at`: the byte they name; `other`
  * the earlier access's actor, whose kind is `other_kind`. */
-[[noreturn, gnu::noinline, gnu::cold]] void report(uintptr_t at, const Checked &c, uint32_t other, Kind other_kind) {
+[[gnu::noinline, gnu::cold]] void report(uintptr_t at, const Checked &c, uint32_t other, Kind other_kind) {
+    if (hipcpu_finding_counted(HIPCPU_RACECHECK)) return;
     race(c.space == kShared ? describe_shared(at) : describe_global(at), actor_thread(other), other_kind,
          actor_site(other), c.self, c.kind, c.site);
 }
 
-[[noreturn, gnu::noinline, gnu::cold]] void report_blocks(uintptr_t at, const Checked &c, uint32_t other_stamp,
+[[gnu::noinline, gnu::cold]] void report_blocks(uintptr_t at, const Checked &c, uint32_t other_stamp,
                                                           uint32_t other, Kind other_kind) {
+    if (hipcpu_finding_counted(HIPCPU_RACECHECK)) return;
     block_race(describe_global(at), block_at(other_stamp), actor_thread(other), other_kind, actor_site(other),
                c.self, c.kind, c.site);
 }
 
 /* A thread reads a byte of shared memory that no thread of its block has
  * written since the block began. */
-[[noreturn, gnu::noinline, gnu::cold]] void report_unwritten(uintptr_t offset, const Checked &c) {
-    hipcpu_die_in_block("uninitialised read of %s: %s %s at %s, and no thread of this block has "
+[[gnu::noinline, gnu::cold]] void report_unwritten(uintptr_t offset, const Checked &c) {
+    if (hipcpu_finding_counted(HIPCPU_INITCHECK)) return;
+    hipcpu_finding(HIPCPU_INITCHECK, true, "uninitialised read of %s: %s %s at %s, and no thread of this block has "
                         "written it since the block began (a GPU would hand back garbage)",
                         describe_shared(tracer.shared_lo + offset).c_str(), thread_name(c.self).c_str(), did(c.kind),
                         where(c.site).c_str());

@@ -228,6 +228,15 @@ std::string shared_variable(uintptr_t addr, uintptr_t *offset) {
     return "";
 }
 
+std::vector<SharedVariable> shared_variables() {
+    std::vector<SharedVariable> found;
+    const uintptr_t lo = tracer.shared_lo - load_bias();
+    for (const Symbol &d : program_symbols())
+        if (d.size && d.start - lo < tracer.shared_size)
+            found.push_back({d.start - lo, d.size, d.name == "hipcpu_dynamic_shared"});
+    return found;
+}
+
 /* ---- Kernels: a launch named after the function it runs ------------------------ */
 
 /* A kernel's name as the time model's compiled-code facts give it

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# check_programs.sh DIR [NAME=ARGS...]: make profile FILE= and make racecheck
+# check_programs.sh DIR [NAME=ARGS...]: make profile FILE= and make sanitize
 # FILE= on every DIR/NAME.hip, each copied into a scratch folder of its own
 # with DIR's *.hpp beside it (the files in DIR are never written); one line per
-# program: its kernels, how many got a modelled gfx906 time, the race check's
+# program: its kernels, how many got a modelled gfx906 time, the four checks'
 # verdict, and the seconds. NAME=ARGS passes ARGS to that program, e.g.
 # matrix_multiplication="-A_rows 256 -A_cols 256 -B_cols 256". Logs stay in
 # the scratch folder, which the last line names.
@@ -28,18 +28,18 @@ for source in "$dir"/*.hip; do
         >"$scratch/$name/profile.log" 2>&1
     profiled=$?
     kernels=0 modelled=0
-    if [ -f "$root/build/profile/standalone/main.tsv" ] && [ "$profiled" -eq 0 ] &&
-        ! grep -q "launched no kernel" "$scratch/$name/profile.log"; then
-        kernels=$(tail -n +2 "$root/build/profile/standalone/main.tsv" | wc -l)
-        modelled=$(awk -F'\t' '$2 == "gfx906" && $3 > 0' "$root/build/profile/standalone/main.model.tsv" | wc -l)
+    tables=$root/build/profile/standalone/${scratch#/}/$name/main # keyed by the source's folder (mk/profile.mk)
+    if [ -f "$tables.tsv" ] && [ "$profiled" -eq 0 ] && ! grep -q "launched no kernel" "$scratch/$name/profile.log"; then
+        kernels=$(tail -n +2 "$tables.tsv" | wc -l)
+        modelled=$(awk -F'\t' '$2 == "gfx906" && $3 > 0' "$tables.model.tsv" | wc -l)
     fi
-    (cd "$root" && make --no-print-directory -s racecheck FILE="$scratch/$name/main.hip" ARGS="${args[$name]:-}") \
-        >"$scratch/$name/racecheck.log" 2>&1
-    raced=$?
+    (cd "$root" && make --no-print-directory -s sanitize FILE="$scratch/$name/main.hip" ARGS="${args[$name]:-}") \
+        >"$scratch/$name/sanitize.log" 2>&1
+    checked=$?
     verdict=clean
-    [ "$raced" -eq 0 ] || verdict="failed: $(grep -m 1 -E 'hipcpu:|error|not supported' "$scratch/$name/racecheck.log" | cut -c1-100)"
+    [ "$checked" -eq 0 ] || verdict="failed: $(grep -m 1 -E 'hipcpu:|error|not supported' "$scratch/$name/sanitize.log" | cut -c1-100)"
     grep -q "launched no kernel" "$scratch/$name/profile.log" && kernels="no kernel"
-    printf '%-24s profile %-6s kernels %-9s modelled %-3s racecheck %s (%d s)\n' "$name" \
+    printf '%-24s profile %-6s kernels %-9s modelled %-3s sanitize %s (%d s)\n' "$name" \
         "$([ "$profiled" -eq 0 ] && echo ok || echo failed)" "$kernels" "$modelled" "$verdict" $(($(date +%s) - start))
 done
 echo "logs: $scratch"

@@ -12,3 +12,4 @@ int main()
     if (hipMemcpy(device, host, 2 * n * sizeof(float), hipMemcpyHostToDevice) != hipSuccess) return 1; // the bug
     return hipFree(device) != hipSuccess;
 }
+// expect: host copy_past_end.hip:12 runs 4000 bytes past the allocation's end

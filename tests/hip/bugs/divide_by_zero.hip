@@ -19,3 +19,4 @@ int main()
     hipLaunchKernelGGL(share_out, dim3(n / 64), dim3(64), 0, 0, divisors, shares, 1000);
     return hipDeviceSynchronize() != hipSuccess;
 }
+// expect: fault divide_by_zero.hip:9 integer division by zero

@@ -12,3 +12,4 @@ int main()
     release(device);
     return hipFree(device) != hipSuccess; // the bug: freed already
 }
+// expect: host double_free.hip:13 a double free

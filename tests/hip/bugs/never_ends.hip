@@ -27,3 +27,4 @@ int main()
     hipLaunchKernelGGL(hand_over, dim3(2), dim3(64), 0, 0, ready, values);
     return hipDeviceSynchronize() != hipSuccess;
 }
+// expect: watchdog never_ends.hip:12

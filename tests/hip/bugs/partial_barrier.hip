@@ -23,3 +23,4 @@ int main()
     hipLaunchKernelGGL(reverse_half, dim3(1), dim3(256), 0, 0, in, out);
     return hipDeviceSynchronize() != hipSuccess;
 }
+// expect: synccheck partial_barrier.hip:12 reached by 128 of 256 threads

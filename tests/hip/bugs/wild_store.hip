@@ -16,3 +16,4 @@ int main()
     hipLaunchKernelGGL(fill_rows, dim3(1), dim3(64), 0, 0, rows, 100);
     return hipDeviceSynchronize() != hipSuccess;
 }
+// expect: fault wild_store.hip:9 SIGSEGV
