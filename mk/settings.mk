@@ -1,5 +1,13 @@
 # The settings a reader gives (make chapter-3 ITERS=20), each with its meaning
 # after the #: make help lists them with their values. Included first by the Makefile.
+# A folder or file the user names reaches the shell in many recipes: one that would read as code there
+# (a ';', a quote, a '$', a space, a backquote, a leading '-') is refused before anything runs, naming
+# the characters allowed, as FILE= is (mk/profile.mk). Its raw text is checked, unexpanded, before
+# anything here expands it (a $(shell ...) in it would run).
+USER_PATHS := DATASET_DIR COMPARE_DIR PLOTS_DIR PLOTS_WORK RESOURCE_TSV KERNEL_TIMES FUZZ_LOG VALIDATE_REPORT
+unsafe_path = $(filter-out 0,$(shell printf '%s' '$(subst ','\'',$(1))' | LC_ALL=C grep -c '^-\|[^][A-Za-z0-9._/+,@=~-]'))
+$(foreach v,$(USER_PATHS),$(if $(filter command line environment,$(origin $(v))),$(if $(call unsafe_path,$(value $(v))),$(error \
+  $(v)=$(value $(v)): a path of letters, digits and . _ / + , @ = ~ - (a - not first); rename it or use another))))
 HIP_PLATFORM ?=# amd (hipcc), nvidia (nvcc) or cpu (the CPU executor); unset: the one this machine has
 ITERS ?=# iterations per run (chapter-N, compare); unset: 100; on the CPU executor 10 (a GPU chapter) or 2 (compare)
 EPOCHS ?=# chapter 09's epochs (chapter-9); unset: 10, or 2 on the CPU executor

@@ -290,3 +290,17 @@ expect_error_as_nobody() {
         [[ "$output" != *"accuracy"* ]]
     done
 }
+
+@test "a folder setting that would read as code (DATASET_DIR, PLOTS_WORK, COMPARE_DIR) is refused before anything runs" {
+    local name var
+    for var in DATASET_DIR PLOTS_WORK COMPARE_DIR; do
+        for name in 'x;touch pwned' 'a b' '$(shell touch made)' '`touch made`' "q'uote" '-x'; do
+            run make --no-print-directory -n chapter-0 "$var=$name"
+            echo "$var=$name: $output"
+            [ "$status" -eq 2 ]
+            [[ "$output" == *"$var=$name: a path of letters, digits and . _ / + , @ = ~ - (a - not first)"* ]]
+        done
+    done
+    [ ! -e pwned ]
+    [ ! -e made ]
+}
