@@ -122,8 +122,8 @@ static int first_object(struct dl_phdr_info *info, size_t, void *bias) {
 }
 
 /* "file.hip:12": the innermost frame of pc, then of the stack it was called from, outside the
- * executor, its tracer and its HIP header (the trace build spends most of its time in the
- * tracer's code, called at each access), the file without its folders; "" when addr2line is
+ * executor, its tracer, its HIP header and the system's headers (the trace build spends most of
+ * its time in the tracer's code, called at each access), the file without its folders; "" when addr2line is
  * missing or knows no line. */
 void source_line_of(uintptr_t pc, char *out, size_t size) {
     out[0] = '\0';
@@ -172,6 +172,7 @@ void source_line_of(uintptr_t pc, char *out, size_t size) {
         char *cut = strstr(line, " (discriminator");
         if (cut) *cut = '\0';
         if (!strstr(line, "hip/hip_runtime.h") && !strstr(line, "common/executor/") && !strstr(line, "common/tracer/") &&
+            strncmp(line, "/usr/", 5) != 0 /* the C++ library's headers, inlined into the tracer's code */ &&
             line[0] != '?' && !strstr(line, ":?") && !strstr(line, ":0")) {
             const char *base = strrchr(line, '/');
             snprintf(out, size, "%s", base ? base + 1 : line);
