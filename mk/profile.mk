@@ -76,49 +76,66 @@ STANDALONE_WARP32 = build/trace-wave32/standalone/$(STANDALONE_KEY)/$(basename $
 STANDALONE_TABLES = build/profile/standalone/$(patsubst /%,%,$(patsubst $(CURDIR)/%,%,$(abspath $(dir $(FILE)))))
 STANDALONE_CHECK = $(if $(FILE),$(if $(wildcard $(FILE)),true,echo "make $@: FILE=$(FILE): no such file" >&2; exit 2),echo \
   "make $@ needs FILE=path/to/kernel.hip: a HIP program with its own main() (common/model/README.md)" >&2; exit 2)
-profile: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options): its counts and modelled time per kernel
+profile: ## your own HIP or CUDA program (FILE=path/kernel.hip or .cu, ARGS=its options): its counts and modelled time per kernel
 	@$(STANDALONE_CHECK)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) $(TIMESIM) STANDALONE_SOURCE=$(FILE)
-	@$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 $(STANDALONE_WARP32) STANDALONE_SOURCE=$(FILE))
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(if $(CUDA_FILE),WAVE=32 $(STANDALONE_WARP32),$(STANDALONE)) $(TIMESIM) STANDALONE_SOURCE=$(FILE)
+	@$(if $(CUDA_FILE),-$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=64 $(STANDALONE_WAVE64) STANDALONE_SOURCE=$(FILE) >$(STANDALONE_WARP32).wave64-build.log 2>&1 || \
+	  echo "profile: $(FILE) does not build at wave 64 ($(STANDALONE_WARP32).wave64-build.log): gfx906 is not modelled",$(if $(filter 64,$(WAVE)),$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 WAVE=32 $(STANDALONE_WARP32) STANDALONE_SOURCE=$(FILE)))
 	-@$(MAKE) --no-print-directory hip-tools
-	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) $(if $(filter 64,$(WAVE)),PROFILE_WARP32_BINARY=$(STANDALONE_WARP32)) \
-	  bash common/tracer/profile.sh $(STANDALONE) $(STANDALONE_TABLES) - $(ARGS)
-sanitize: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) under memcheck, initcheck, racecheck and synccheck
+	@PROFILE_SAMPLE=$(SAMPLE) PROFILE_STANDALONE=1 PROFILE_SOURCE=$(FILE) \
+	  $(if $(CUDA_FILE),PROFILE_CUDA=1 PROFILE_WAVE64_BINARY=$(STANDALONE_WAVE64),$(if $(filter 64,$(WAVE)),PROFILE_WARP32_BINARY=$(STANDALONE_WARP32))) \
+	  bash common/tracer/profile.sh $(if $(CUDA_FILE),$(STANDALONE_WARP32),$(STANDALONE)) $(STANDALONE_TABLES) - $(ARGS)
+sanitize: ## your own HIP or CUDA program (FILE=, ARGS=its options) under memcheck, initcheck, racecheck and synccheck
 	@$(STANDALONE_CHECK)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE_CHECKED) STANDALONE_SOURCE=$(FILE)
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(OWN_WAVE) $(STANDALONE_CHECKED) STANDALONE_SOURCE=$(FILE)
 	HIPCPU_SANITIZE=1 $(STANDALONE_CHECKED) $(ARGS)
-	@echo "sanitize: $(FILE) is clean at wave $(WAVE): $(SANITIZE_CLEAN)"
-STANDALONE_CHECKED = $(TRACE_BUILD)/checked/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
-racecheck: ## your own HIP program (FILE=path/kernel.hip, ARGS=its options) checked for races and uninitialised shared-memory reads
+	@echo "sanitize: $(FILE) is clean at wave $(or $(CUDA_WAVE),$(WAVE)): $(SANITIZE_CLEAN)"
+STANDALONE_CHECKED = build/trace$(if $(CUDA_FILE),-wave32,$(WAVE_SUFFIX))/checked/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
+racecheck: ## your own HIP or CUDA program (FILE=, ARGS=its options) checked for races and uninitialised shared-memory reads
 	@$(STANDALONE_CHECK)
-	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(STANDALONE) STANDALONE_SOURCE=$(FILE)
-	HIPCPU_RACECHECK=1 $(STANDALONE) $(ARGS)
-	@echo "racecheck: $(FILE) is clean at wave $(WAVE): no race and no uninitialised shared-memory read"
+	@$(MAKE) --no-print-directory HIP_PLATFORM=cpu TRACE=1 $(OWN_WAVE) $(STANDALONE_OWN) STANDALONE_SOURCE=$(FILE)
+	HIPCPU_RACECHECK=1 $(STANDALONE_OWN) $(ARGS)
+	@echo "racecheck: $(FILE) is clean at wave $(or $(CUDA_WAVE),$(WAVE)): no race and no uninitialised shared-memory read"
+# A CUDA program (a .cu file, or one that includes cuda_runtime.h or cuda.h) gets CUDA's names from
+# common/executor/cuda/ and runs at warp 32, as CUDA expects (an H100's 132 SMs); make profile traces
+# it again at wave 64, for gfx906's row beside the NVIDIA devices'. Read only once FILE is known safe.
+CUDA_FILE = $(if $(filter %.cu,$(FILE)),cu,$(if $(wildcard $(FILE)),$(if $(strip $(foreach h,cuda_runtime.h cuda.h,\
+  $(findstring <$(h)>,$(CUDA_TEXT))$(findstring "$(h)",$(CUDA_TEXT)))),cu)))
+CUDA_TEXT = $(file <$(FILE))
+CUDA_WAVE = $(if $(CUDA_FILE),32)
+OWN_WAVE = $(if $(CUDA_FILE),WAVE=32)
+STANDALONE_OWN = $(if $(CUDA_FILE),$(STANDALONE_WARP32),$(STANDALONE))
+STANDALONE_WAVE64 = build/trace/standalone/$(STANDALONE_KEY)/$(basename $(notdir $(FILE)))
 # No dependency file here: a learner's FILE may be a temporary one, and a .dep naming it
 # would stop the next make once it is gone. The plain executor build (build/cpu/standalone/...)
 # takes the same rule.
+# A program of one's own: its folder for "..." includes, and after the system's for <...> ones (the CUDA
+# samples include <helper_cuda.h> from beside them); CUDA's headers, mapped onto HIP's.
+own_includes = -DHIPCPU_STANDALONE=1 -iquote $(dir $(1)) -idirafter $(dir $(1)) -Icommon/executor/cuda
+CUDA_HEADERS := $(wildcard common/executor/cuda/*.h common/executor/cuda/*/*.h common/executor/hip/*.h)
+CUDA_MAPPED := common/executor/cuda/cuda_runtime.h common/executor/cuda/cuda_profiler_api.h# the cuda* names the front end lets through
 FRONT := build/tools/hipcpu_front
 $(FRONT): common/executor/front/hipcpu_front.c
 	@mkdir -p $(@D)
 	$(call quiet,CC)$(CC) $(CFLAGS) $< -o $@
-$(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+$(BUILD)/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) $(CUDA_HEADERS) | $(PLATFORM_TOOLS)
 	@$(if $(STANDALONE_SOURCE),,echo "$@: set STANDALONE_SOURCE=path/to/kernel.hip" >&2; exit 2)
 	@mkdir -p $(@D)
-	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp
-	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
+	@$(FRONT) $(STANDALONE_SOURCE) $@.cpp $(CUDA_MAPPED)
+	$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(call own_includes,$(STANDALONE_SOURCE)) $(INSTRUMENT) -c $@.cpp -o $@.o
 	$(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 # The checked build of a program with its own main(), $(1) its source: make sanitize FILE=, and the
 # learner bugs of tests/hip/bugs/, which make test builds side by side (tests/sanitize.bats)
 define checked_program
 @mkdir -p $(@D)
-@$(FRONT) $(1) $@.cpp
-$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) -DHIPCPU_STANDALONE=1 -iquote $(dir $(1)) $(INSTRUMENT) $(CHECKED_FLAGS) -c $@.cpp -o $@.o
+@$(FRONT) $(1) $@.cpp $(CUDA_MAPPED)
+$(call quiet,$(HIP_TOOL))$(HIP_COMPILE) $(call own_includes,$(1)) $(INSTRUMENT) $(CHECKED_FLAGS) -c $@.cpp -o $@.o
 $(HIP_LINK) $@.o $(EXECUTOR) $(LDLIBS) -o $@
 endef
-$(BUILD)/checked/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+$(BUILD)/checked/standalone/%: $$(STANDALONE_SOURCE) $(EXECUTOR) $(FRONT) $(CUDA_HEADERS) | $(PLATFORM_TOOLS)
 	$(call checked_program,$(STANDALONE_SOURCE))
 BUG_PROGRAMS := $(patsubst tests/hip/bugs/%.hip,%,$(wildcard tests/hip/bugs/*.hip))
-$(BUILD)/checked/bugs/%: tests/hip/bugs/%.hip $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
+$(BUILD)/checked/bugs/%: tests/hip/bugs/%.hip $(EXECUTOR) $(FRONT) $(CUDA_HEADERS) | $(PLATFORM_TOOLS)
 	$(call checked_program,$<)
 validate-model: $(TIMESIM) ## the time model against the measured and published times of outside kernels, development half
 	-@$(MAKE) --no-print-directory hip-tools

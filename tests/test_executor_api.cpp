@@ -136,13 +136,31 @@ static void test_memory_and_device_api(void **) {
     assert_int_equal(prop.warpSize, warpSize);
     assert_int_equal(prop.maxThreadsPerBlock, 1024);
     assert_int_equal(prop.sharedMemPerBlock, 65536);
-    /* gfx906's 60 CUs unless HIPCPU_COMPUTE_UNITS says otherwise, and one
-     * block per CU: grids sized from the device get 60 blocks. */
-    assert_int_equal(prop.multiProcessorCount, 60);
-    setenv("HIPCPU_COMPUTE_UNITS", "132", 1);
+    /* gfx906's 60 CUs at wave 64, an H100's 132 SMs (sm_90) at wave 32, unless
+     * HIPCPU_COMPUTE_UNITS says otherwise: grids sized from the device get the
+     * modelled device's. */
+    assert_int_equal(prop.multiProcessorCount, warpSize == 64 ? 60 : 132);
+    assert_int_equal(prop.major, warpSize == 64 ? 1 : 9);
+    setenv("HIPCPU_COMPUTE_UNITS", "7", 1);
     HIP_OK(hipGetDeviceProperties(&prop, 0));
-    assert_int_equal(prop.multiProcessorCount, 132);
+    assert_int_equal(prop.multiProcessorCount, 7);
     unsetenv("HIPCPU_COMPUTE_UNITS");
+    /* What CUDA's names map onto (common/executor/cuda/): managed and registered
+     * host memory is device memory here; a kernel's attributes; the assert's error. */
+    int *managed = nullptr, host_words[4] = {1, 2, 3, 4};
+    void *mapped = nullptr;
+    HIP_OK(hipMallocManaged(&managed, 4 * sizeof(int)));
+    managed[3] = 9; /* the host writes it directly */
+    HIP_OK(hipFree(managed));
+    HIP_OK(hipHostRegister(host_words, sizeof host_words, hipHostRegisterMapped));
+    HIP_OK(hipHostGetDevicePointer(&mapped, host_words, 0));
+    assert_ptr_equal(mapped, host_words);
+    HIP_OK(hipHostUnregister(host_words));
+    hipFuncAttributes attributes;
+    HIP_OK(hipFuncGetAttributes(&attributes, busy_kernel));
+    assert_int_equal(attributes.maxThreadsPerBlock, 1024);
+    assert_string_equal(hipGetErrorName(hipErrorAssert), "hipErrorAssert");
+    assert_string_equal(hipGetErrorString(hipErrorAssert), "device-side assert triggered");
     int per_cu = 0;
     HIP_OK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, busy_kernel, 640, 0));
     assert_int_equal(per_cu, 1);

@@ -30,12 +30,12 @@ constexpr size_t kConstantBytes = 65536;
 
 /* ---- Per CU: the modelled device ----------------------------------------------- */
 
-/* The CUs the executor reports: gfx906's 60, so that a grid sized from the
- * device (multiProcessorCount x blocks per CU) is the grid a Radeon Pro VII
- * or MI50 gets, and the trace counts what it would do. HIPCPU_COMPUTE_UNITS
- * sets another count (e.g. 132, an H100's SMs). Blocks still run one at a
- * time. */
-constexpr unsigned kComputeUnits = 60;
+/* The CUs the executor reports: at wave 64 gfx906's 60, at wave 32 an H100
+ * SXM's 132 SMs, so that a grid sized from the device (multiProcessorCount x
+ * blocks per CU) is the grid that device gets, and the trace counts what it
+ * would do. HIPCPU_COMPUTE_UNITS sets another count. Blocks still run one at
+ * a time. */
+constexpr unsigned kComputeUnits = kWave == 64 ? 60 : 132;
 
 /* The modelled device's limits per CU (common/model/devices.tsv): at wave
  * 64 gfx906's 40 waves (10 per SIMD), 16 blocks (40 of one wave) and 64 KiB of

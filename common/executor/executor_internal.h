@@ -155,6 +155,7 @@ struct Executor {
     unsigned nworkers;
     Worker *free_workers;
     size_t stack_size;
+    bool trapped; /* a kernel's assert failed: the launch stops, and no later one runs */
 #if HIPCPU_ASAN
     const void *scheduler_stack;
     size_t scheduler_stack_size;
@@ -186,6 +187,13 @@ size_t static_shared_bytes();
 
 /* runtime_api.cpp: e, kept for hipGetLastError unless it is hipSuccess. */
 hipError_t record(hipError_t e);
+/* runtime_api.cpp: the sticky error (a kernel's failed assert, as on a GPU), or
+ * hipSuccess; once set, every synchronising call and launch returns it. */
+hipError_t sticky_error();
+void set_sticky_error(hipError_t e);
+/* fibers.cpp, called on the fiber: ends the round here, leaving this fiber
+ * and the others of the block where they are (a failed assert). */
+[[noreturn]] void abandon_block(Fiber *t);
 
 /* settings.cpp: a setting only the trace build reads stops a build without
  * the tracer at its first launch, rather than silently counting nothing. */

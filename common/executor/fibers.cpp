@@ -445,6 +445,18 @@ void suspend(Fiber *t, State s) {
     switch_worker(t->worker, next_in_round());
 }
 
+/* Called on the fiber: back to the scheduler at once, never to resume. Its
+ * worker, and those of the block's suspended fibers, are left as they are:
+ * no launch runs after a trap (sticky_error). */
+void abandon_block(Fiber *t) {
+    t->state = kDone;
+    ex.trapped = true;
+    Worker *w = t->worker;
+    t->worker = nullptr;
+    switch_worker(w, nullptr);
+    __builtin_unreachable();
+}
+
 } /* namespace hipcpu_exec */
 
 using hipcpu_exec::ex;

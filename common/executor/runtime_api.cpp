@@ -22,11 +22,15 @@ namespace hipcpu_exec {
 using namespace hipcpu_limits;
 
 static thread_local hipError_t last_error = hipSuccess;
+static hipError_t sticky = hipSuccess;
 
 hipError_t record(hipError_t e) {
     if (e != hipSuccess) last_error = e;
     return e;
 }
+
+hipError_t sticky_error() { return sticky; }
+void set_sticky_error(hipError_t e) { sticky = record(e); }
 
 } /* namespace hipcpu_exec */
 
@@ -169,6 +173,7 @@ hipError_t hipHostFree(void *ptr) {
 }
 
 hipError_t hipMemcpy(void *dst, const void *src, size_t size, hipMemcpyKind kind) {
+    if (sticky != hipSuccess) return sticky;
     if (unsigned(kind) > hipMemcpyDefault || (size && (!dst || !src))) return record(hipErrorInvalidValue);
     const void *caller = __builtin_return_address(0);
     check_range("hipMemcpy", "destination", dst, size, caller);
@@ -184,6 +189,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t size, hipMemcpyKind
 }
 
 hipError_t hipMemset(void *dst, int value, size_t size) {
+    if (sticky != hipSuccess) return sticky;
     if (size && !dst) return record(hipErrorInvalidValue);
     const void *caller = __builtin_return_address(0);
     check_range("hipMemset", "range", dst, size, caller);
@@ -204,7 +210,7 @@ hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
     return hipSuccess;
 }
 
-hipError_t hipDeviceSynchronize(void) { return hipSuccess; } /* launches are synchronous */
+hipError_t hipDeviceSynchronize(void) { return sticky; } /* launches are synchronous */
 hipError_t hipDeviceReset(void) { return hipSuccess; }
 
 hipError_t hipGetDeviceCount(int *count) {
@@ -287,7 +293,8 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
     prop->memoryClockRate = 1000000;
     prop->memoryBusWidth = 64;
     prop->totalConstMem = kConstantBytes;
-    prop->major = 1;
+    /* At wave 32 the executor stands for an H100 (sm_90), which CUDA code may ask for. */
+    prop->major = kWave == 32 ? 9 : 1;
     prop->minor = 0;
     prop->multiProcessorCount = compute_units();
     prop->maxThreadsPerMultiProcessor = kWavesPerCu * int(kWave); /* the modelled device's: 2560 on gfx906 */
@@ -295,6 +302,15 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
     prop->l2CacheSize = kL2Bytes;
     prop->concurrentKernels = 1;
     prop->integrated = 1;
+    prop->canMapHostMemory = 1;
+    prop->unifiedAddressing = 1;
+    prop->managedMemory = 1;
+    prop->cooperativeLaunch = 1;
+    prop->sharedMemPerBlockOptin = kLdsBytes;
+    prop->sharedMemPerMultiprocessor = kLdsPerCu;
+    prop->regsPerMultiprocessor = kRegistersPerBlock;
+    prop->memPitch = size_t(1) << 31;
+    prop->textureAlignment = 512;
     return hipSuccess;
 }
 
@@ -309,7 +325,7 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
     return hipSuccess;
 }
 
-hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+hipError_t hipStreamSynchronize(hipStream_t) { return sticky; }
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int) { return hipStreamCreate(stream); }
 hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t event, unsigned int) {
     return event ? hipSuccess : record(hipErrorInvalidHandle);
@@ -351,6 +367,9 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int
     case hipDeviceAttributeCooperativeMultiDeviceLaunch: *value = 0; break;
     case hipDeviceAttributeManagedMemory:
     case hipDeviceAttributeUnifiedAddressing: *value = 1; break;
+    case hipDeviceAttributeComputeMode: *value = hipComputeModeDefault; break;
+    case hipDeviceAttributeCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case hipDeviceAttributeAsyncEngineCount: *value = p.asyncEngineCount; break;
     default: return record(hipErrorInvalidValue);
     }
     return hipSuccess;
@@ -400,7 +419,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t) {
     return hipSuccess;
 }
 
-hipError_t hipEventSynchronize(hipEvent_t event) { return event ? hipSuccess : record(hipErrorInvalidHandle); }
+hipError_t hipEventSynchronize(hipEvent_t event) { return event ? sticky : record(hipErrorInvalidHandle); }
 hipError_t hipEventQuery(hipEvent_t event) { return event ? hipSuccess : record(hipErrorInvalidHandle); }
 
 hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
@@ -412,11 +431,46 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
 
 hipError_t hipGetLastError(void) {
     hipError_t e = last_error;
-    last_error = hipSuccess;
+    last_error = sticky; /* a sticky error is never cleared */
     return e;
 }
 
 hipError_t hipPeekAtLastError(void) { return last_error; }
+
+hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {
+    if (flags != hipMemAttachGlobal && flags != hipMemAttachHost) return record(hipErrorInvalidValue);
+    return (hipMalloc)(ptr, size); /* device memory is host memory here */
+}
+hipError_t hipHostRegister(void *ptr, size_t size, unsigned int) {
+    return ptr && size ? hipSuccess : record(hipErrorInvalidValue);
+}
+hipError_t hipHostUnregister(void *ptr) { return ptr ? hipSuccess : record(hipErrorInvalidValue); }
+hipError_t hipHostGetDevicePointer(void **device_ptr, void *host_ptr, unsigned int) {
+    if (!device_ptr || !host_ptr) return record(hipErrorInvalidValue);
+    *device_ptr = host_ptr; /* one memory */
+    return hipSuccess;
+}
+hipError_t hipSetDeviceFlags(unsigned int flags) {
+    return flags <= (hipDeviceScheduleBlockingSync | hipDeviceMapHost) ? hipSuccess : record(hipErrorInvalidValue);
+}
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t) { return hipSuccess; }
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig) { return hipSuccess; }
+/* The CUDA runtime API version whose names cuda_runtime.h maps (12.0), for both. */
+hipError_t hipDriverGetVersion(int *version) {
+    if (!version) return record(hipErrorInvalidValue);
+    *version = 12000;
+    return hipSuccess;
+}
+hipError_t hipRuntimeGetVersion(int *version) { return hipDriverGetVersion(version); }
+hipError_t hipcpu_func_attributes(hipFuncAttributes *attributes) {
+    if (!attributes) return record(hipErrorInvalidValue);
+    memset(attributes, 0, sizeof *attributes);
+    attributes->sharedSizeBytes = static_shared_bytes();
+    attributes->maxThreadsPerBlock = int(kMaxThreads);
+    attributes->maxDynamicSharedSizeBytes = int(kLdsBytes - static_shared_bytes());
+    attributes->preferredShmemCarveout = -1;
+    return hipSuccess;
+}
 
 static const struct {
     hipError_t code;
@@ -430,6 +484,7 @@ static const struct {
     {hipErrorInvalidDevice, "hipErrorInvalidDevice", "invalid device ordinal"},
     {hipErrorInvalidHandle, "hipErrorInvalidHandle", "invalid resource handle"},
     {hipErrorNotReady, "hipErrorNotReady", "device not ready"},
+    {hipErrorAssert, "hipErrorAssert", "device-side assert triggered"},
     {hipErrorLaunchFailure, "hipErrorLaunchFailure", "unspecified launch failure"},
     {hipErrorNotSupported, "hipErrorNotSupported", "operation not supported"},
     {hipErrorUnknown, "hipErrorUnknown", "unknown error"},

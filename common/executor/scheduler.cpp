@@ -5,7 +5,9 @@
  * memory. executor_internal.h: the parts. */
 #include "executor_internal.h"
 
+#include <errno.h> /* program_invocation_short_name */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +57,7 @@ static const char *op_name(int kind) {
     case HIPCPU_WAVE_ANY: return "__any";
     case HIPCPU_WAVE_ALL: return "__all";
     case HIPCPU_WAVE_UNIFORM: return "hipcpu_wave_uniform";
+    case HIPCPU_WAVE_SYNC: return "__syncwarp";
     }
     return "a wave operation";
 }
@@ -146,6 +149,7 @@ static bool traced_round_end(Wave &wave) {
 static bool step_wave(Wave &wave) {
     build_round(wave);
     run_round();
+    if (ex.trapped) return false;
     if (hipcpu_hooks::traced() && traced_round_end(wave)) return true;
     return complete_wave_op(wave);
 }
@@ -199,19 +203,19 @@ static void run_block() {
     ex.at_barrier = 0;
     for (;;) {
         if (!ex.random) {
-            for (unsigned w = 0; w < ex.nwaves; w++)
+            for (unsigned w = 0; w < ex.nwaves && !ex.trapped; w++)
                 while (step_wave(ex.waves[w])) {
                 }
         } else {
             unsigned active[kMaxWaves], n = ex.nwaves;
             for (unsigned w = 0; w < n; w++) active[w] = w;
-            while (n > 0) {
+            while (n > 0 && !ex.trapped) {
                 unsigned k = unsigned(random_below(n));
                 if (!step_wave(ex.waves[active[k]])) active[k] = active[--n];
             }
         }
-        /* Every thread is now at the barrier or done. */
-        if (ex.at_barrier == 0) return;
+        /* Every thread is now at the barrier or done, or a thread's assert failed. */
+        if (ex.at_barrier == 0 || ex.trapped) return;
         if (ex.at_barrier < ex.nthreads) {
             unsigned i = 0, waiting = 0;
             while (ex.fibers[i].state != kDone) i++;
@@ -392,6 +396,7 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
         return record(hipErrorInvalidConfiguration);
     if (shared_bytes > kLdsBytes - static_shared_bytes()) return record(hipErrorInvalidValue); /* more than the LDS */
     if (in_launch) hipcpu_die("kernel '%s' launched from inside a kernel: not supported", kernel_name);
+    if (sticky_error() != hipSuccess) return sticky_error(); /* a GPU after a failed assert runs nothing more */
 
     std::lock_guard<std::mutex> lock(launch_mutex);
     in_launch = true;
@@ -436,10 +441,31 @@ extern "C" hipError_t hipcpu_launch(const char *kernel_name, dim3 grid, dim3 blo
                                 uint32_t(id / grid.x / grid.y));
         hipcpu_hooks::block_begin(id);
         run_block();
+        if (ex.trapped) break;
     }
     progress_end(&progress);
     watchdog_disarm();
     hipcpu_hooks::launch_end();
     in_launch = false;
-    return hipSuccess;
+    if (ex.trapped) set_sticky_error(hipErrorAssert);
+    return hipSuccess; /* a GPU reports the assert at the next synchronising call */
+}
+
+/* A kernel's assert (glibc's assert() calls __assert_fail): CUDA's and HIP's
+ * message, naming the block and the thread; then the launch stops, and from
+ * then on every synchronising call returns hipErrorAssert (cudaErrorAssert),
+ * as on a GPU. A GPU prints every thread whose assert failed; this prints the
+ * first, and stops. Outside a kernel: glibc's message and abort(). */
+extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                              const char *function) noexcept {
+    Fiber *t = ex.current;
+    if (!t || !in_launch) {
+        fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n", program_invocation_short_name, file, line,
+                function ? function : "", function ? ": " : "", assertion);
+        abort();
+    }
+    fflush(stdout); /* the kernel's printf first, as a GPU flushes them at the sync */
+    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
+            function ? function : ex.kernel, D3(hipcpu_block_idx), D3(t->view.index), assertion);
+    abandon_block(t);
 }

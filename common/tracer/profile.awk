@@ -7,7 +7,8 @@
 # extended from two slices); warp32, if set, the counters of the same run
 # traced at wave 32 with warp32_cus CUs (what the warp-32 devices read);
 # model_note, a line on how the devices were modelled, if not each from its
-# own code.
+# own code; cuda, set for a CUDA program: its counts are at warp 32, in
+# NVIDIA's 32-byte sectors, and its first device (an NVIDIA one) leads.
 
 function ms(x) { return x == "" ? "-" : sprintf(x < 0.01 ? "%.4f" : x < 10 ? "%.3f" : "%.1f", x) }
 function human(bytes) {
@@ -93,10 +94,17 @@ END {
     if (images == 0) unit = "run"
     printf "Counts model the source's accesses, a wave at a time (built without auto-vectorisation);\n"
     printf "the times below are modelled from them, never measured. Columns: common/executor/README.md.\n\n"
-    counter_table("", "seg")
-    printf "seg/rq: 64-byte segments per wave-level request; L2/rq: the same after what a block re-reads between two\n"
-    printf "barriers is kept in L1 (or LDS); cyc/rq: LDS bank cycles per request (2 is conflict-free at wave 64 for\n"
-    printf "4-byte accesses); bar/b: barriers per block; shf/w: shuffles per wave; 1 addr: most atomics on one address.\n"
+    if (cuda != "") {
+        counter_table("", "sec")
+        printf "sec/rq: 32-byte sectors per warp-level request (NVIDIA's unit); L2/rq: the same after what a block re-reads\n"
+        printf "between two barriers is kept in L1 (or shared memory); cyc/rq: shared-memory bank cycles per request (1 is\n"
+        printf "conflict-free for 4-byte accesses); bar/b: barriers per block; shf/w: shuffles per warp; 1 addr: most atomics on one address.\n"
+    } else {
+        counter_table("", "seg")
+        printf "seg/rq: 64-byte segments per wave-level request; L2/rq: the same after what a block re-reads between two\n"
+        printf "barriers is kept in L1 (or LDS); cyc/rq: LDS bank cycles per request (2 is conflict-free at wave 64 for\n"
+        printf "4-byte accesses); bar/b: barriers per block; shf/w: shuffles per wave; 1 addr: most atomics on one address.\n"
+    }
     if (warp32 != "") {
         nw = 0
         while ((getline line < warp32) > 0) {
@@ -116,12 +124,13 @@ END {
     } else {
         printf "\nThe time model, a simulation of each device's compiled code (common/model/README.md): ms per\n"
         printf "%s, what held the waves longest, and the floor (unique bytes at DRAM bandwidth or FLOPs at peak, plus launches).\n", unit
+        filled = cuda != "" ? devices[1] : "gfx906" # whose fill the column shows
         header = sprintf(kfmt " %5s", "kernel", "fill")
         for (j = 1; j <= ndev; j++) header = header sprintf(" %10s %-10s %10s", shown_name(devices[j]) " ms", "bound", "floor")
         print header
         for (r = 1; r <= n; r++) {
             k = v[r, "kernel"]
-            row = sprintf(kfmt " %5s", k, pct(m[k, "gfx906", "fill"], 1))
+            row = sprintf(kfmt " %5s", k, pct(m[k, filled, "fill"], 1))
             for (j = 1; j <= ndev; j++) {
                 d = devices[j]
                 row = row sprintf(" %10s %-10s %10s", ms(m[k, d, "model_ms"]), m[k, d, "binding"], ms(m[k, d, "floor_ms"]))
@@ -132,7 +141,7 @@ END {
         row = sprintf(kfmt " %5s", "one " unit, "")
         for (j = 1; j <= ndev; j++) row = row sprintf(" %10s %-10s %10s", ms(tg[devices[j]]), "", ms(fg[devices[j]]))
         print row
-        printf "fill: how much of gfx906 a launch can keep busy: its blocks, against the blocks all its CUs\n"
+        printf "fill: how much of %s a launch can keep busy: its blocks, against the blocks all its CUs\n", shown_name(filled)
         printf "      hold at once (as many each as the kernel's registers and LDS leave room for).\n"
         printf "bound: what held the simulated waves longest. memory: waiting for global memory; lds: for\n"
         printf "      shared memory; barrier: at a barrier; dependency: on an arithmetic result; pipe: for a\n"
@@ -158,9 +167,10 @@ END {
         nw ? ", .w32.tsv, .w32.sites.tsv, .w32.lines.tsv, .sm_90.ptx" : ""
     # Per call site, in the order the kernels ran.
     if (sites != "" && (getline line < sites) > 0) {
-        printf "\nPer call site (requests, bytes per request, and 64-byte segments or LDS bank cycles per request):\n"
+        printf "\nPer call site (requests, bytes per request, and %s or LDS bank cycles per request):\n",
+            cuda != "" ? "32-byte sectors" : "64-byte segments"
         sfmt = "  " kfmt " %-44s %-14s %-6s %-6s %9s %7s %7s %9s\n"
-        printf sfmt, "kernel", "site", "buffer", "space", "kind", "requests", "B/rq", "seg/rq", "cyc/rq"
+        printf sfmt, "kernel", "site", "buffer", "space", "kind", "requests", "B/rq", cuda != "" ? "sec/rq" : "seg/rq", "cyc/rq"
         while ((getline line < sites) > 0) {
             split(line, f, "\t")
             site = f[2]
@@ -169,7 +179,7 @@ END {
                 printf sfmt, f[1], site, f[3], f[4], f[5], f[12] " lanes", "-", "-", "-"
             else
                 printf sfmt, f[1], site, f[3], f[4], f[5], f[6], ratio(f[8], f[6]),
-                    f[4] == "global" ? ratio(f[9], f[6]) : "-", f[4] == "shared" ? ratio(f[11], f[6]) : "-"
+                    f[4] == "global" ? ratio(f[cuda != "" ? 10 : 9], f[6]) : "-", f[4] == "shared" ? ratio(f[11], f[6]) : "-"
         }
         close(sites)
     }

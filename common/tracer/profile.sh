@@ -35,6 +35,11 @@
 # PROFILE_SAMPLE=N: trace about N blocks of each launch of more, in whole
 # rounds of HIPCPU_COMPUTE_UNITS blocks, and scale the counts to the grid
 # (HIPCPU_SAMPLE_BLOCKS; common/executor/README.md, "Sampling"); empty or 0: every block;
+# PROFILE_CUDA=1: a CUDA program of one's own, traced at warp 32 (the binary
+# is its wave-32 build): it leads with the warp-32 devices, from nvcc's code of
+# the file itself and this trace; gfx906 comes beside them from hipcc's code
+# (through common/executor/cuda/) and PROFILE_WAVE64_BINARY's trace, when both
+# come (a program written for warps of 32 may fail at 64: the note says so);
 # MODEL_DEVICES: the device table (default common/model/devices.tsv);
 # TIMESIM: the model's program (default: build/tools/timesim);
 # NVCC: nvcc (default: on the PATH, else /usr/local/cuda/bin/nvcc).
@@ -67,8 +72,18 @@ if [ -z "$source" ]; then
 fi
 timesim=${TIMESIM:-$root/build/tools/timesim}
 devices=${MODEL_DEVICES:-$root/common/model/devices.tsv}
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+cuda=${PROFILE_CUDA:-}
+wave64_binary=${PROFILE_WAVE64_BINARY:-}
+wide_note= # CUDA: why gfx906 is not modelled beside the warp-32 devices, if it is not
 note=
-if [ "$wave" != 64 ]; then
+if [ -n "$cuda" ]; then
+    if [ ! -x "$nvcc" ]; then
+        note="no model: a CUDA program's is read from nvcc's sm_90 code, and nvcc is not installed (the CUDA toolkit; or set NVCC)"
+    elif [ ! -x "$timesim" ]; then
+        note="no model: $timesim is not built (make $timesim)"
+    fi
+elif [ "$wave" != 64 ]; then
     note="no model at wave 32: the model reads gfx906's wave64 code against wave64 counts (make profile-N WAVE=64)"
 elif [ -z "$source" ]; then
     note="no model: no source found for $chapter (set PROFILE_SOURCE)"
@@ -96,10 +111,13 @@ warp32_binary=${PROFILE_WARP32_BINARY-}
 if [ -z "${PROFILE_WARP32_BINARY+set}" ] && [ -z "${PROFILE_STANDALONE:-}" ] && [ "$(basename "$(dirname "$binary")")" = trace ]; then
     warp32_binary=$(dirname "$(dirname "$binary")")/trace-wave32/$chapter
 fi
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 # split: the warp-32 devices get their own trace and code; model_note says why not, where they do not.
 split="" model_note=""
-if [ -z "$note" ] && [ "$warp32_devices" != - ]; then
+if [ -n "$cuda" ]; then
+    [ -n "$note" ] || [ "$warp32_devices" != - ] || note="no model: $devices has no device with warps of 32"
+    [ -n "$wave64_binary" ] && [ -x "$wave64_binary" ] || wide_note="it does not build at wave 64"
+    command -v "${HIPCC:-hipcc}" >/dev/null || wide_note="hipcc is not installed (make resources installs it as root)"
+elif [ -z "$note" ] && [ "$warp32_devices" != - ]; then
     names=${warp32_devices//,/ and }
     if [ -z "$warp32_binary" ]; then
         [ -n "${PROFILE_STANDALONE:-}" ] || model_note="$names: modelled on gfx906's code and the wave-64 counts (no wave-32 trace build given)"
@@ -158,6 +176,56 @@ trace_warp32() {
         cat "$dir/w32/compile.log" >&2
         : >"$dir/w32/failed"
     fi
+}
+
+# trace_wave64 DIR [OPTIONS...]: a CUDA program's second run, at wave 64, into DIR/w64, and hipcc's
+# gfx906 code of it beside (once); what failed, in DIR/w64/failed: gfx906 is then left out, and says why.
+trace_wave64() {
+    local dir=$1 log
+    shift
+    mkdir -p "$dir/w64"
+    local status=0
+    HIPCPU_PROFILE="$dir/w64/raw.tsv" HIPCPU_PROFILE_SITES="$dir/w64/sites.tsv" HIPCPU_PROFILE_LINES="$dir/w64/lines.tsv" \
+        "$wave64_binary" "$@" >"$dir/w64/log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then
+        log=$(grep -m 1 -E 'hipcpu:|Assertion|FAIL|[Ee]rror|mismatch' "$dir/w64/log" | cut -c1-140 || true)
+        [ -n "$log" ] || log="$(tail -n 1 "$dir/w64/log" | cut -c1-140) (exit status $status)"
+        echo "its run at wave 64 failed (a program written for warps of 32 may not run at 64)${log:+: $log}" >"$dir/w64/failed"
+        return 0
+    fi
+    [ -s "$dir/w64/raw.tsv" ] || { echo "its run at wave 64 launched no kernel" >"$dir/w64/failed"; return 0; }
+    [ ! -s "$code/isa.gfx906.s" ] || return 0
+    if ! (cd "$root" && bash common/model/compile.sh gcn "$source" "$code/isa.gfx906.s" -I"$root/common/executor/cuda" -include cuda_runtime.h \
+        -idirafter "$(dirname "$source")") >"$dir/w64/compile.log" 2>&1; then
+        log=$(grep -m 1 'error' "$dir/w64/compile.log" | cut -c1-160 || true)
+        echo "hipcc could not compile it for gfx906${log:+: $log}" >"$dir/w64/failed"
+    fi
+}
+
+# trace_cuda DIR [OPTIONS...]: a CUDA program's run at warp 32 with the warp-32 devices' CUs (the
+# counts), nvcc's code of it, and the wave-64 run beside, in the background.
+trace_cuda() {
+    local dir=$1 pid
+    shift
+    mkdir -p "$dir"
+    if [ -z "$note" ] && [ -z "$wide_note" ]; then
+        trace_wave64 "$dir" "$@" &
+        warp32_pid=$!
+    fi
+    HIPCPU_COMPUTE_UNITS=$warp32_cus run_trace "$dir" "$binary" "$@"
+    if [ -z "$note" ] && [ ! -s "$code/ptx.sm_90.ptx" ] &&
+        ! (cd "$root" && NVCC=$nvcc bash common/model/compile.sh ptx "$source" "$code/ptx" -I"$(dirname "$source")") \
+            >"$dir/compile.log" 2>&1; then
+        cat "$dir/compile.log" >&2
+        note="no model: nvcc could not compile $source for sm_90 (its messages are above); the counts come alone"
+    fi
+    if [ -n "$warp32_pid" ]; then
+        pid=$warp32_pid
+        warp32_pid=
+        wait "$pid" || true
+        [ ! -f "$dir/w64/failed" ] || wide_note=$(cat "$dir/w64/failed")
+    fi
+    total=0 images=0
 }
 
 # trace DIR [TRAINER OPTIONS...]: one traced iteration in DIR (and, split,
@@ -223,6 +291,9 @@ if [ -n "${PROFILE_SLICES:-}" ]; then
         >"$work/run/log"
     images=$target
     scaled=" (extended from $n1 and $n2 images)"
+elif [ -n "$cuda" ]; then
+    trace_cuda "$work/run" "$@"
+    scaled=
 else
     trace "$work/run" "$@"
     scaled=
@@ -250,6 +321,23 @@ fi
 # gfx906's code against the wave-64 counts and sm_90's against the wave-32 ones; else every device
 # on gfx906's code.
 simulate() {
+    if [ -n "$cuda" ]; then # the warp-32 devices first, on nvcc's code and the warp-32 counts; gfx906 beside
+        bash "$root/common/model/code_names.sh" "$code/ptx.sm_90.ptx" >"$work/ptx.names" &&
+            "$timesim" --code ptx "$code/ptx.sm_90.ptx" --names "$work/ptx.names" --ptxas "$code/ptx.ptxas" \
+                --code-for "$warp32_devices" --lines "$run/source.tsv" "$devices" "$run/raw.tsv" \
+                "$run/sites.tsv" "$run/lines.tsv" >"$run/model.tsv" || return 1
+        [ -z "$wide_note" ] || return 0
+        if bash "$root/common/model/code_names.sh" "$code/isa.gfx906.s" >"$work/gcn.names" &&
+            "$timesim" --code gcn "$code/isa.gfx906.s" --names "$work/gcn.names" --code-for "$wave64_devices" \
+                --lines "$work/gcn-lines.tsv" "$devices" "$run/w64/raw.tsv" "$run/w64/sites.tsv" "$run/w64/lines.tsv" \
+                >"$work/gcn-sim.tsv"; then
+            tail -n +2 "$work/gcn-sim.tsv" >>"$run/model.tsv"
+            tail -n +2 "$work/gcn-lines.tsv" >>"$run/source.tsv"
+        else
+            wide_note="the simulation of hipcc's code failed (its messages are above)"
+        fi
+        return 0
+    fi
     bash "$root/common/model/code_names.sh" "$code/isa.gfx906.s" >"$work/gcn.names" &&
         "$timesim" --code gcn "$code/isa.gfx906.s" --names "$work/gcn.names" \
             ${split:+--code-for "$wave64_devices"} --lines "$run/source.tsv" "$devices" "$run/raw.tsv" \
@@ -271,7 +359,15 @@ elif ! simulate; then
 fi
 warp32_counters=
 [ -z "$split" ] || [ -n "$note" ] || warp32_counters=$run/w32/raw.tsv
-awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$run/table.tsv" \
+if [ -n "$cuda" ] && [ -z "$note" ]; then
+    names=${wave64_devices//,/ and }
+    if [ -n "$wide_note" ]; then
+        model_note="$names: not modelled: $wide_note"
+    else
+        model_note="$names (beside): modelled from hipcc's code of this file (CUDA's names through common/executor/cuda/) and a second run at wave 64"
+    fi
+fi
+awk -F'\t' -v chapter="$chapter" -v images="$images" -v wave="$wave" -v out="$run/table.tsv" -v cuda="$cuda" \
     -v sites="$run/sites.tsv" -v seconds="$seconds" -v note="$note" -v shown="$outdir/$chapter" -v scaled="$scaled" \
     -v warp32="$warp32_counters" -v warp32_cus="$warp32_cus" -v model_note="$model_note" \
     -f "$here/profile.awk" "$run/model.tsv" "$run/raw.tsv"

@@ -87,9 +87,9 @@ END {
     if (!nk) exit
     wide = devices[1] # the device of the wave-64 trace and hipcc's code (gfx906)
     if (warp32 != "" && !(warp32 in seen_device)) warp32 = ""
-    printf "\nSource view: each line's share of its kernel's simulated cycles on each device, what held %s's\n", wide
+    printf "\nSource view: each line's share of its kernel's simulated cycles on each device, what held %s's\n", shown_name(wide)
     printf "waves there longest (held-by; issue: issuing, or another wave issuing), how often a wave ran it in the trace, and\n"
-    printf "the %s instructions it issued per wave", wide
+    printf "the %s instructions it issued per wave", shown_name(wide)
     if (warp32 != "") printf " (warp-instr: %s's, nvcc's sm_90 code, per warp of 32)", shown_name(warp32)
     printf ":\n"
     for (x = 1; x <= nk; x++) {

@@ -11,11 +11,16 @@
  * Every newline of SOURCE is kept where it was and the output starts with
  * #line 1 "SOURCE", so the compiler's messages and the trace's file:line call
  * sites name SOURCE's own lines. Constructs the executor cannot run (grid-wide
- * sync) are refused here in one line naming SOURCE:LINE, not by a cascade of
- * compiler errors. Limits: the launch must be written out in the file (not
+ * sync; for CUDA, textures, the driver API, the libraries, and any cuda* name
+ * the MAPPED_HEADERs given after OUTPUT lack) are refused here in one line
+ * naming SOURCE:LINE, not by a cascade of compiler errors. A .cu file gets
+ * #include <cuda_runtime.h> first, as nvcc gives it; a header beside SOURCE
+ * included with quotes that holds a launch or __shared__ is rewritten in
+ * place, once. Limits: the launch must be written out in the file (not
  * made by a macro), the kernel expression before <<< is a name with optional
  * :: and <template arguments>; comments, strings and character literals are
  * skipped; raw string literals are not understood. Host C11, no libraries. */
+#define _POSIX_C_SOURCE 200809L /* strndup */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,40 +234,242 @@ static const struct {
     {"hipTextureObject_t", "texture objects (hipTextureObject_t) are not supported by the CPU executor"},
     {"__builtin_amdgcn_s_sleep", "__builtin_amdgcn_* builtins are not supported by the CPU executor"},
     {"asm", "inline assembly (asm) is not supported by the CPU executor: the kernels run as C++ on the host"},
+    {"cudaTextureObject_t", "texture objects (cudaTextureObject_t) are not supported by the CPU executor"},
+    {"cudaSurfaceObject_t", "surface objects (cudaSurfaceObject_t) are not supported by the CPU executor"},
+    {"cudaArray_t", "CUDA arrays (cudaArray_t, for textures and surfaces) are not supported by the CPU executor"},
+    {"cudaGraph_t", "CUDA graphs are not supported by the CPU executor"},
+    {"cudaGraphExec_t", "CUDA graphs are not supported by the CPU executor"},
+    {"thrust::", "Thrust (a library) is not supported by the CPU executor: write the kernel out"},
+    {"cub::", "CUB (a library) is not supported by the CPU executor: write the kernel out"},
+    {"nvcuda::", "warp matrix functions (nvcuda::wmma) are not supported by the CPU executor"},
 };
 
-int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: hipcpu_front SOURCE.hip OUTPUT.cpp\n");
-        return 2;
+/* Families of names, by prefix, that the executor has no part of: the
+ * driver API, the libraries, runtime compilation, graphics interop. */
+static const struct {
+    const char *prefix, *why;
+} refused_prefixes[] = {
+    {"cu", "the CUDA driver API (cu* calls) is not supported by the CPU executor: use the runtime API (cuda*)"},
+    {"CU", "the CUDA driver API's types (CU*) are not supported by the CPU executor: use the runtime API (cuda*)"},
+    {"cublas", "cuBLAS (a library) is not supported by the CPU executor: write the kernel out"},
+    {"cufft", "cuFFT (a library) is not supported by the CPU executor"},
+    {"curand", "cuRAND (a library) is not supported by the CPU executor"},
+    {"cusparse", "cuSPARSE (a library) is not supported by the CPU executor"},
+    {"cusolver", "cuSOLVER (a library) is not supported by the CPU executor"},
+    {"cudnn", "cuDNN (a library) is not supported by the CPU executor"},
+    {"nvrtc", "NVRTC (runtime compilation) is not supported by the CPU executor: kernels must be in the program's own source"},
+    {"cudaGraphics", "graphics interop (cudaGraphics*) is not supported by the CPU executor"},
+    {"cudaGL", "OpenGL interop is not supported by the CPU executor"},
+    {"cudaEGL", "EGL interop is not supported by the CPU executor"},
+    {"cudaD3D", "Direct3D interop is not supported by the CPU executor"},
+    {"cudaGraph", "CUDA graphs are not supported by the CPU executor"},
+    {"tex1D", "texture fetches are not supported by the CPU executor"},
+    {"tex2D", "texture fetches are not supported by the CPU executor"},
+    {"tex3D", "texture fetches are not supported by the CPU executor"},
+    {"surf1D", "surface accesses are not supported by the CPU executor"},
+    {"surf2D", "surface accesses are not supported by the CPU executor"},
+    {"surf3D", "surface accesses are not supported by the CPU executor"},
+};
+
+/* Headers of what is refused above, named at their #include, before the
+ * compiler would stop at them with "file not found". */
+static const struct {
+    const char *prefix, *why;
+} refused_headers[] = {
+    {"cublas", "cuBLAS (a library) is not supported by the CPU executor: write the kernel out"},
+    {"cufft", "cuFFT (a library) is not supported by the CPU executor"},
+    {"curand", "cuRAND (a library) is not supported by the CPU executor"},
+    {"cusparse", "cuSPARSE (a library) is not supported by the CPU executor"},
+    {"cusolver", "cuSOLVER (a library) is not supported by the CPU executor"},
+    {"cudnn", "cuDNN (a library) is not supported by the CPU executor"},
+    {"nvrtc", "NVRTC (runtime compilation) is not supported by the CPU executor"},
+    {"thrust/", "Thrust (a library) is not supported by the CPU executor: write the kernel out"},
+    {"cub/", "CUB (a library) is not supported by the CPU executor: write the kernel out"},
+    {"npp", "NPP (a library) is not supported by the CPU executor"},
+    {"nvjpeg", "nvJPEG (a library) is not supported by the CPU executor"},
+    {"cuda_gl_interop", "OpenGL interop is not supported by the CPU executor"},
+    {"cudaGL", "OpenGL interop is not supported by the CPU executor"},
+    {"cuda_egl_interop", "EGL interop is not supported by the CPU executor"},
+    {"cuda_d3d", "Direct3D interop is not supported by the CPU executor"},
+    {"cuda_fp16", "half precision (cuda_fp16.h) is not supported by the CPU executor"},
+    {"cuda_bf16", "bfloat16 (cuda_bf16.h) is not supported by the CPU executor"},
+    {"mma.h", "warp matrix functions (mma.h, nvcuda::wmma) are not supported by the CPU executor"},
+    {"texture_fetch_functions", "texture fetches are not supported by the CPU executor"},
+};
+
+/* The cuda* names common/executor/cuda/ maps (read from its headers): any
+ * other cuda* name in a program is refused in one line, not left to the
+ * compiler's "undeclared identifier". */
+static char **mapped;
+static size_t mapped_count;
+
+static void read_mapped_names(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "hipcpu_front: %s: cannot read it\n", path);
+        exit(1);
     }
-    source_name = argv[1];
-    FILE *in = fopen(argv[1], "rb");
-    if (!in) {
-        fprintf(stderr, "hipcpu_front: %s: cannot read it\n", argv[1]);
-        return 1;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        for (char *p = line; *p; p++) {
+            if (strncmp(p, "cuda", 4) != 0 || (p > line && is_ident(p[-1])) || !isupper((unsigned char)p[4])) continue;
+            size_t n = 0;
+            while (is_ident(p[n])) n++;
+            char **grown = realloc(mapped, (mapped_count + 1) * sizeof *mapped);
+            if (!grown || !(grown[mapped_count] = strndup(p, n))) {
+                fprintf(stderr, "hipcpu_front: out of memory\n");
+                exit(1);
+            }
+            mapped = grown;
+            mapped_count++;
+            p += n - 1;
+        }
     }
-    char *buffer = NULL;
+    fclose(f);
+}
+
+static int is_mapped(const char *word, size_t n) {
+    for (size_t i = 0; i < mapped_count; i++)
+        if (strlen(mapped[i]) == n && strncmp(mapped[i], word, n) == 0) return 1;
+    return 0;
+}
+
+/* #include <name> or "name" at text[at] ('#'): refused when name is a header of a refused family. */
+static void check_include(size_t at) {
+    size_t i = at + 1;
+    while (i < length && (text[i] == ' ' || text[i] == '\t')) i++;
+    if (strncmp(text + i, "include", 7) != 0) return;
+    i += 7;
+    while (i < length && (text[i] == ' ' || text[i] == '\t')) i++;
+    if (i >= length || (text[i] != '<' && text[i] != '"')) return;
+    const char *name = text + i + 1;
+    for (size_t r = 0; r < sizeof refused_headers / sizeof refused_headers[0]; r++)
+        if (strncmp(name, refused_headers[r].prefix, strlen(refused_headers[r].prefix)) == 0) {
+            char message[512];
+            size_t n = 0;
+            while (name[n] && name[n] != '>' && name[n] != '"' && name[n] != '\n' && n < 100) n++;
+            snprintf(message, sizeof message, "#include <%.*s>: %s", (int)n, name, refused_headers[r].why);
+            refuse(at, message);
+        }
+}
+
+/* A word of the program: refused when it is of a refused family, or a cuda* name the mapping lacks. */
+static void check_word(size_t at, size_t n) {
+    const char *word = text + at;
+    for (size_t r = 0; r < sizeof refused / sizeof refused[0]; r++) {
+        /* a namespace's name counts only with its :: (a variable may be called thrust) */
+        size_t k = strlen(refused[r].word), colons = k > 2 && strcmp(refused[r].word + k - 2, "::") == 0 ? 2 : 0;
+        if (k - colons == n && strncmp(word, refused[r].word, n) == 0 &&
+            (!colons || (at + n + 2 <= length && strncmp(text + at + n, "::", 2) == 0)))
+            refuse(at, refused[r].why);
+    }
+    for (size_t r = 0; r < sizeof refused_prefixes / sizeof refused_prefixes[0]; r++) {
+        size_t k = strlen(refused_prefixes[r].prefix);
+        if (n <= k || strncmp(word, refused_prefixes[r].prefix, k) != 0) continue;
+        /* cu and CU: the driver API's cuInit and CUresult, not curly or CUSTOM */
+        if (k == 2 && !(word[0] == 'c' ? isupper((unsigned char)word[2]) : islower((unsigned char)word[2]))) continue;
+        char message[512];
+        snprintf(message, sizeof message, "%.*s: %s", (int)n, word, refused_prefixes[r].why);
+        refuse(at, message);
+    }
+    if (mapped_count && n > 4 && strncmp(word, "cuda", 4) == 0 && isupper((unsigned char)word[4]) && !is_mapped(word, n)) {
+        char message[512];
+        snprintf(message, sizeof message,
+                 "%.*s is not supported by the CPU executor: common/executor/cuda/cuda_runtime.h maps the CUDA runtime "
+                 "API that introductory programs use, and this is not part of it", (int)n, word);
+        refuse(at, message);
+    }
+}
+
+/* The file's text, read whole; NULL when it cannot be read. */
+static char *read_whole(const char *name, size_t *size) {
+    FILE *in = fopen(name, "rb");
+    if (!in) return NULL;
+    char *buffer = NULL, chunk[65536];
     size_t capacity = 0, n;
-    char chunk[65536];
     while ((n = fread(chunk, 1, sizeof chunk, in)) > 0) {
-        buffer = realloc(buffer, capacity + n + 1);
-        if (!buffer) return 1;
+        char *grown = realloc(buffer, capacity + n + 1);
+        if (!grown) {
+            fprintf(stderr, "hipcpu_front: out of memory\n");
+            exit(1);
+        }
+        buffer = grown;
         memcpy(buffer + capacity, chunk, n);
         capacity += n;
     }
     fclose(in);
-    if (!buffer) buffer = calloc(1, 1);
+    if (!buffer && !(buffer = calloc(1, 1))) exit(1);
     buffer[capacity] = '\0';
-    text = buffer;
-    length = capacity;
+    *size = capacity;
+    return buffer;
+}
 
-    emit_text("#line 1 \"");
-    for (const char *p = source_name; *p; p++) {
+static void emit_line_mark(unsigned line, const char *name) {
+    char number[32];
+    snprintf(number, sizeof number, "#line %u \"", line);
+    emit_text(number);
+    for (const char *p = name; *p; p++) {
         if (*p == '"' || *p == '\\') emit_text("\\");
         emit(p, 1);
     }
     emit_text("\"\n");
+}
+
+static void rewrite_file(const char *name);
+
+/* #include "name" at text[at] ('#'), of a header beside the including file that needs the
+ * front end (a launch or an extern __shared__: the compiler would not take it as written, as
+ * CUDA's sharedmem.cuh): its rewritten text in place of the line, each header once (as its
+ * guard would have it). Returns the index past the line, or at when the include stays. */
+static size_t inline_local_include(size_t at) {
+    static char *done[64];
+    static size_t ndone;
+    size_t i = at + 1;
+    while (i < length && (text[i] == ' ' || text[i] == '\t')) i++;
+    if (strncmp(text + i, "include", 7) != 0) return at;
+    i += 7;
+    while (i < length && (text[i] == ' ' || text[i] == '\t')) i++;
+    if (i >= length || text[i] != '"') return at;
+    const char *close = memchr(text + i + 1, '"', length - i - 1);
+    if (!close || memchr(text + i + 1, '\n', (size_t)(close - text) - i - 1)) return at;
+    const char *slash = strrchr(source_name, '/');
+    int folder = slash ? (int)(slash - source_name + 1) : 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s%.*s", folder, source_name, (int)(close - text - i - 1), text + i + 1);
+    size_t size;
+    char *header = read_whole(path, &size);
+    if (!header) return at;
+    int needs = strstr(header, "<<<") || strstr(header, "__shared__");
+    free(header);
+    if (!needs || ndone == sizeof done / sizeof done[0]) return at;
+    for (size_t k = 0; k < ndone; k++)
+        if (strcmp(done[k], path) == 0) return at;
+    if (!(done[ndone++] = strdup(path))) exit(1);
+    size_t end = (size_t)(close - text) + 1;
+    while (end < length && text[end] != '\n') end++;
+    /* the rest of the line would follow the header's text: only a comment may */
+    const char *saved_text = text, *saved_name = source_name;
+    size_t saved_length = length;
+    unsigned resume = line_at(end) + 1;
+    rewrite_file(path);
+    text = saved_text, length = saved_length, source_name = saved_name;
+    emit_text("\n");
+    emit_line_mark(resume, source_name);
+    return end < length ? end + 1 : end;
+}
+
+/* The rewriting of one file, appended to the output, from a #line naming it. */
+static void rewrite_file(const char *name) {
+    size_t size;
+    char *buffer = read_whole(name, &size);
+    if (!buffer) {
+        fprintf(stderr, "hipcpu_front: %s: cannot read it\n", name);
+        exit(1);
+    }
+    source_name = name;
+    text = buffer;
+    length = size;
+    emit_line_mark(1, source_name);
     size_t i = 0;
     while (i < length) {
         size_t past = skip_literal(i);
@@ -294,16 +501,34 @@ int main(int argc, char **argv) {
                     continue;
                 }
             }
-            for (size_t r = 0; r < sizeof refused / sizeof refused[0]; r++)
-                if (strlen(refused[r].word) == end - i && strncmp(text + i, refused[r].word, end - i) == 0)
-                    refuse(i, refused[r].why);
+            check_word(i, end - i);
             emit(text + i, end - i);
             i = end;
             continue;
         }
+        if (text[i] == '#') {
+            check_include(i);
+            size_t next = inline_local_include(i);
+            if (next != i) {
+                i = next;
+                continue;
+            }
+        }
         emit(text + i, 1);
         i++;
     }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: hipcpu_front SOURCE.hip OUTPUT.cpp [MAPPED_HEADER...]\n");
+        return 2;
+    }
+    for (int a = 3; a < argc; a++) read_mapped_names(argv[a]);
+    /* nvcc includes cuda_runtime.h first in every .cu file: so does this. */
+    size_t name_length = strlen(argv[1]);
+    if (name_length > 3 && strcmp(argv[1] + name_length - 3, ".cu") == 0) emit_text("#include <cuda_runtime.h>\n");
+    rewrite_file(argv[1]);
     FILE *o = fopen(argv[2], "wb");
     if (!o || fwrite(out, 1, out_length, o) != out_length || fclose(o) != 0) {
         fprintf(stderr, "hipcpu_front: %s: cannot write it\n", argv[2]);

@@ -187,7 +187,8 @@ enum {
     HIPCPU_WAVE_BALLOT,
     HIPCPU_WAVE_ANY,
     HIPCPU_WAVE_ALL,
-    HIPCPU_WAVE_UNIFORM /* not HIP: see hipcpu_wave_uniform; not counted as a shuffle */
+    HIPCPU_WAVE_UNIFORM, /* not HIP: see hipcpu_wave_uniform; not counted as a shuffle */
+    HIPCPU_WAVE_SYNC     /* the wave's own barrier (CUDA's __syncwarp); not counted as a shuffle */
 };
 extern "C" uint64_t hipcpu_wave_op(uint64_t value, int kind, int arg, int width);
 
@@ -240,6 +241,11 @@ inline int hipcpu_wave_uniform(int v) {
     hipcpu_wave_op(static_cast<uint32_t>(v), HIPCPU_WAVE_UNIFORM, 0, warpSize);
     return v;
 }
+
+/* Not HIP: every lane of the wave waits here for the others (CUDA's
+ * __syncwarp, which cuda_runtime.h maps onto it). The race check's phases
+ * are the block's barriers: it does not take this one as a barrier. */
+inline void hipcpu_syncwarp(void) { hipcpu_wave_op(0, HIPCPU_WAVE_SYNC, 0, warpSize); }
 
 inline unsigned int __lane_id(void) {
     const dim3 &t = threadIdx, &b = blockDim;

@@ -32,6 +32,7 @@ typedef enum hipError_t {
     hipErrorInvalidHandle = 400,
     hipErrorInvalidResourceHandle = 400,
     hipErrorNotReady = 600,
+    hipErrorAssert = 710, /* a kernel's assert failed: sticky, as on a GPU */
     hipErrorLaunchFailure = 719,
     hipErrorNotSupported = 801,
     hipErrorUnknown = 999
@@ -69,6 +70,15 @@ typedef struct hipDeviceProp_t {
     int concurrentKernels;
     size_t maxSharedMemoryPerMultiProcessor;
     int integrated;
+    int canMapHostMemory;          /* 1: device memory is host memory */
+    int deviceOverlap, asyncEngineCount; /* 0: copies run in order with the launches */
+    int unifiedAddressing, managedMemory;
+    int cooperativeLaunch;
+    size_t sharedMemPerBlockOptin;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int kernelExecTimeoutEnabled, ECCEnabled, pciBusID, pciDeviceID, pciDomainID;
+    size_t memPitch, textureAlignment;
     char gcnArchName[256];         /* "cpu" */
 } hipDeviceProp_t;
 
@@ -156,8 +166,52 @@ typedef enum hipDeviceAttribute_t {
     hipDeviceAttributeCooperativeLaunch,
     hipDeviceAttributeCooperativeMultiDeviceLaunch,
     hipDeviceAttributeManagedMemory,
-    hipDeviceAttributeUnifiedAddressing
+    hipDeviceAttributeUnifiedAddressing,
+    hipDeviceAttributeComputeMode,
+    hipDeviceAttributeCanMapHostMemory,
+    hipDeviceAttributeAsyncEngineCount
 } hipDeviceAttribute_t;
+
+/* The device's mode and flags, its caches' preference and shared memory's
+ * banks: accepted and answered as a GPU would, with no effect here. */
+typedef enum hipComputeMode {
+    hipComputeModeDefault = 0,
+    hipComputeModeExclusive = 1,
+    hipComputeModeProhibited = 2,
+    hipComputeModeExclusiveProcess = 3
+} hipComputeMode;
+#define hipDeviceScheduleAuto 0x0u
+#define hipDeviceScheduleSpin 0x1u
+#define hipDeviceScheduleYield 0x2u
+#define hipDeviceScheduleBlockingSync 0x4u
+#define hipDeviceMapHost 0x8u
+#define hipHostRegisterDefault 0x0u
+#define hipHostRegisterPortable 0x1u
+#define hipHostRegisterMapped 0x2u
+#define hipMemAttachGlobal 0x1u
+#define hipMemAttachHost 0x2u
+typedef enum hipFuncCache_t {
+    hipFuncCachePreferNone,
+    hipFuncCachePreferShared,
+    hipFuncCachePreferL1,
+    hipFuncCachePreferEqual
+} hipFuncCache_t;
+typedef enum hipSharedMemConfig {
+    hipSharedMemBankSizeDefault,
+    hipSharedMemBankSizeFourByte,
+    hipSharedMemBankSizeEightByte
+} hipSharedMemConfig;
+typedef enum hipFuncAttribute {
+    hipFuncAttributeMaxDynamicSharedMemorySize = 8,
+    hipFuncAttributePreferredSharedMemoryCarveout = 9
+} hipFuncAttribute;
+/* A kernel's attributes: the executor knows its block limit and its static
+ * shared memory (all of the program's __shared__ variables), not its registers. */
+typedef struct hipFuncAttributes {
+    size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+    int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA;
+    int maxDynamicSharedSizeBytes, preferredShmemCarveout;
+} hipFuncAttributes;
 
 extern "C" {
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
@@ -166,6 +220,16 @@ hipError_t hipStreamQuery(hipStream_t stream);
 hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int device);
 hipError_t hipMallocHost(void **ptr, size_t size);
 hipError_t hipFreeHost(void *ptr);
+hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags = hipMemAttachGlobal);
+hipError_t hipHostRegister(void *ptr, size_t size, unsigned int flags);
+hipError_t hipHostUnregister(void *ptr);
+hipError_t hipHostGetDevicePointer(void **device_ptr, void *host_ptr, unsigned int flags);
+hipError_t hipSetDeviceFlags(unsigned int flags);
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t config);
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config);
+hipError_t hipDriverGetVersion(int *version);
+hipError_t hipRuntimeGetVersion(int *version);
+hipError_t hipcpu_func_attributes(hipFuncAttributes *attributes);
 /* Not HIP: a __device__ global becomes a device buffer of the trace build,
  * named after the variable, the first time the host API meets it. */
 void hipcpu_register_symbol(const void *address, size_t size, const char *name);
@@ -247,6 +311,44 @@ template <typename F>
 inline hipError_t hipOccupancyMaxPotentialBlockSize(int *grid_size, int *block_size, F, size_t dynamic_shared_bytes = 0,
                                                     int block_size_limit = 0) {
     return hipcpu_occupancy_block_size(grid_size, block_size, dynamic_shared_bytes, block_size_limit);
+}
+
+/* CUDA's form: shared_bytes_of (a function or function object) gives the
+ * dynamic shared bytes a block of each size needs; the block size with the
+ * most waves per CU wins, as in hipOccupancyMaxPotentialBlockSize. */
+template <typename F, typename S>
+inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(int *grid_size, int *block_size, F, S shared_bytes_of,
+                                                                int block_size_limit = 0, unsigned int = 0) {
+    if (!grid_size || !block_size || block_size_limit < 0) return hipErrorInvalidValue;
+    const int most = block_size_limit == 0 || block_size_limit > 1024 ? 1024 : block_size_limit;
+    int best = 0, best_waves = -1, best_blocks = 0, units = 0;
+    for (int size = warpSize <= most ? warpSize : most; size <= most; size *= 2) {
+        int blocks = 0;
+        if (hipcpu_occupancy_limits(&blocks, size, size_t(shared_bytes_of(size))) != hipSuccess || blocks == 0) continue;
+        const int waves = blocks * ((size + warpSize - 1) / warpSize);
+        if (waves >= best_waves) best = size, best_waves = waves, best_blocks = blocks;
+    }
+    if (best == 0) return hipErrorInvalidValue;
+    hipDeviceGetAttribute(&units, hipDeviceAttributeMultiprocessorCount, 0);
+    *block_size = best;
+    *grid_size = best_blocks * units;
+    return hipSuccess;
+}
+template <typename F> inline hipError_t hipFuncGetAttributes(hipFuncAttributes *attributes, F) {
+    return hipcpu_func_attributes(attributes);
+}
+template <typename F> inline hipError_t hipFuncSetAttribute(F, hipFuncAttribute attribute, int value) {
+    return (attribute == hipFuncAttributeMaxDynamicSharedMemorySize || attribute == hipFuncAttributePreferredSharedMemoryCarveout) &&
+                   value >= 0
+               ? hipSuccess
+               : hipErrorInvalidValue;
+}
+template <typename F> inline hipError_t hipFuncSetCacheConfig(F, hipFuncCache_t) { return hipSuccess; }
+template <typename T> inline hipError_t hipMallocManaged(T **ptr, size_t size, unsigned int flags = hipMemAttachGlobal) {
+    return hipMallocManaged(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <typename T> inline hipError_t hipHostGetDevicePointer(T **device_ptr, void *host_ptr, unsigned int flags) {
+    return hipHostGetDevicePointer(reinterpret_cast<void **>(device_ptr), host_ptr, flags);
 }
 
 template <typename T> inline hipError_t hipMalloc(T **ptr, size_t size) {
