@@ -107,3 +107,17 @@ fresh_copy() {
 plain_make() {
     env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DATASET -u DATASET_DIR -u SANITIZE make --no-print-directory "$@"
 }
+
+# racecheck_without_barrier SOURCE HEADER: make racecheck on a copy of SOURCE (beside a copy of
+# HEADER, in the test's folder) with its line marked "barrier: the negative control" deleted;
+# it must fail. Sets copy (the copy's path) and output, for the test to match the finding.
+racecheck_without_barrier() {
+    local dir=$BATS_TEST_TMPDIR/nobarrier
+    mkdir -p "$dir"
+    cp "$2" "$dir/"
+    copy=$dir/$(basename "$1")
+    sed '/barrier: the negative control/d' "$1" >"$copy"
+    run make --no-print-directory -s racecheck FILE="$copy"
+    echo "$output"
+    [ "$status" -ne 0 ]
+}

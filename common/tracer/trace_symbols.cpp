@@ -126,13 +126,15 @@ std::map<std::string, int> line_ids;
 const std::string cwd = current_directory();
 
 /* file:line of a call site: the innermost frame outside the executor's
- * header (an atomic's site is the kernel line that called atomicAdd). */
+ * headers, its HIP one and its CUDA mapping (an atomic's site is the kernel
+ * line that called atomicAdd, a __ldcs's the line that called it). */
 void resolve(Site &site) {
     if (site.line_id >= 0) return;
     std::vector<std::string> frames = symbolizer.frames(site.pc - 1);
     std::string chosen;
     for (const std::string &f : frames)
-        if (f.find("hip/hip_runtime.h") == std::string::npos && f.find("??") == std::string::npos) {
+        if (f.find("hip/hip_runtime.h") == std::string::npos && f.find("executor/cuda/") == std::string::npos &&
+            f.find("??") == std::string::npos) {
             chosen = f;
             break;
         }

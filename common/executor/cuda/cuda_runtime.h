@@ -196,23 +196,15 @@ inline const char *cudaGetErrorName(hipError_t error) {
 /* The warp-synchronous forms (CUDA 9): the mask names the lanes taking part.
  * On the executor every lane of the warp must take part (it says which did
  * not), so the mask is only checked for the votes' result. */
-#ifndef HIPCPU_CUDA_NO_SYNC_INTRINSICS
-template <typename T> __device__ inline T __shfl_sync(unsigned mask, T value, int lane, int width = warpSize) {
-    (void)mask;
-    return __shfl(value, lane, width);
-}
-template <typename T> __device__ inline T __shfl_up_sync(unsigned mask, T value, unsigned delta, int width = warpSize) {
-    (void)mask;
-    return __shfl_up(value, delta, width);
-}
-template <typename T> __device__ inline T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = warpSize) {
-    (void)mask;
-    return __shfl_down(value, delta, width);
-}
-template <typename T> __device__ inline T __shfl_xor_sync(unsigned mask, T value, int lane_mask, int width = warpSize) {
-    (void)mask;
-    return __shfl_xor(value, lane_mask, width);
-}
+#define HIPCPU_SHUFFLE_SYNC(name, hip_name, Arg)                                          \
+    template <typename T> __device__ inline T name(unsigned, T value, Arg arg, int width = warpSize) { \
+        return hip_name(value, arg, width);                                                 \
+    }
+HIPCPU_SHUFFLE_SYNC(__shfl_sync, __shfl, int)
+HIPCPU_SHUFFLE_SYNC(__shfl_up_sync, __shfl_up, unsigned)
+HIPCPU_SHUFFLE_SYNC(__shfl_down_sync, __shfl_down, unsigned)
+HIPCPU_SHUFFLE_SYNC(__shfl_xor_sync, __shfl_xor, int)
+#undef HIPCPU_SHUFFLE_SYNC
 __device__ inline unsigned __ballot_sync(unsigned mask, int predicate) {
     return static_cast<unsigned>(__ballot(predicate)) & mask;
 }
@@ -221,19 +213,15 @@ __device__ inline int __all_sync(unsigned mask, int predicate) {
     return (__ballot_sync(mask, predicate)) == (static_cast<unsigned>(__ballot(1)) & mask);
 }
 __device__ inline unsigned __activemask(void) { return static_cast<unsigned>(__ballot(1)); }
+/* The warp's barrier: every lane waits for the others. */
+__device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
+    (void)mask;
 #if defined(__HIPCPU__)
-/* The warp's barrier: every lane waits for the others, and the race check sees it. */
-__device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
-    (void)mask;
     hipcpu_syncwarp();
-}
 #else
-__device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
-    (void)mask;
     __builtin_amdgcn_wave_barrier();
+#endif
 }
-#endif
-#endif
 
 /* Cache-hinted loads and stores: plain ones here and in the trace. */
 template <typename T> __device__ inline T __ldca(const T *p) { return *p; }

@@ -245,56 +245,47 @@ static const struct {
 };
 
 /* Families of names, by prefix, that the executor has no part of: the
- * driver API, the libraries, runtime compilation, graphics interop. */
+ * driver API, the libraries, runtime compilation, graphics interop,
+ * textures. IN_CODE: a word of the program that starts so; IN_INCLUDE: a
+ * header #included by a name that starts so (named before the compiler
+ * would stop at it with "file not found"). */
+enum { IN_CODE = 1, IN_INCLUDE = 2 };
 static const struct {
-    const char *prefix, *why;
-} refused_prefixes[] = {
-    {"cu", "the CUDA driver API (cu* calls) is not supported by the CPU executor: use the runtime API (cuda*)"},
-    {"CU", "the CUDA driver API's types (CU*) are not supported by the CPU executor: use the runtime API (cuda*)"},
-    {"cublas", "cuBLAS (a library) is not supported by the CPU executor: write the kernel out"},
-    {"cufft", "cuFFT (a library) is not supported by the CPU executor"},
-    {"curand", "cuRAND (a library) is not supported by the CPU executor"},
-    {"cusparse", "cuSPARSE (a library) is not supported by the CPU executor"},
-    {"cusolver", "cuSOLVER (a library) is not supported by the CPU executor"},
-    {"cudnn", "cuDNN (a library) is not supported by the CPU executor"},
-    {"nvrtc", "NVRTC (runtime compilation) is not supported by the CPU executor: kernels must be in the program's own source"},
-    {"cudaGraphics", "graphics interop (cudaGraphics*) is not supported by the CPU executor"},
-    {"cudaGL", "OpenGL interop is not supported by the CPU executor"},
-    {"cudaEGL", "EGL interop is not supported by the CPU executor"},
-    {"cudaD3D", "Direct3D interop is not supported by the CPU executor"},
-    {"cudaGraph", "CUDA graphs are not supported by the CPU executor"},
-    {"tex1D", "texture fetches are not supported by the CPU executor"},
-    {"tex2D", "texture fetches are not supported by the CPU executor"},
-    {"tex3D", "texture fetches are not supported by the CPU executor"},
-    {"surf1D", "surface accesses are not supported by the CPU executor"},
-    {"surf2D", "surface accesses are not supported by the CPU executor"},
-    {"surf3D", "surface accesses are not supported by the CPU executor"},
-};
-
-/* Headers of what is refused above, named at their #include, before the
- * compiler would stop at them with "file not found". */
-static const struct {
-    const char *prefix, *why;
-} refused_headers[] = {
-    {"cublas", "cuBLAS (a library) is not supported by the CPU executor: write the kernel out"},
-    {"cufft", "cuFFT (a library) is not supported by the CPU executor"},
-    {"curand", "cuRAND (a library) is not supported by the CPU executor"},
-    {"cusparse", "cuSPARSE (a library) is not supported by the CPU executor"},
-    {"cusolver", "cuSOLVER (a library) is not supported by the CPU executor"},
-    {"cudnn", "cuDNN (a library) is not supported by the CPU executor"},
-    {"nvrtc", "NVRTC (runtime compilation) is not supported by the CPU executor"},
-    {"thrust/", "Thrust (a library) is not supported by the CPU executor: write the kernel out"},
-    {"cub/", "CUB (a library) is not supported by the CPU executor: write the kernel out"},
-    {"npp", "NPP (a library) is not supported by the CPU executor"},
-    {"nvjpeg", "nvJPEG (a library) is not supported by the CPU executor"},
-    {"cuda_gl_interop", "OpenGL interop is not supported by the CPU executor"},
-    {"cudaGL", "OpenGL interop is not supported by the CPU executor"},
-    {"cuda_egl_interop", "EGL interop is not supported by the CPU executor"},
-    {"cuda_d3d", "Direct3D interop is not supported by the CPU executor"},
-    {"cuda_fp16", "half precision (cuda_fp16.h) is not supported by the CPU executor"},
-    {"cuda_bf16", "bfloat16 (cuda_bf16.h) is not supported by the CPU executor"},
-    {"mma.h", "warp matrix functions (mma.h, nvcuda::wmma) are not supported by the CPU executor"},
-    {"texture_fetch_functions", "texture fetches are not supported by the CPU executor"},
+    const char *prefix;
+    int where;
+    const char *why;
+} refused_families[] = {
+    {"cu", IN_CODE, "the CUDA driver API (cu* calls) is not supported by the CPU executor: use the runtime API (cuda*)"},
+    {"CU", IN_CODE, "the CUDA driver API's types (CU*) are not supported by the CPU executor: use the runtime API (cuda*)"},
+    {"cublas", IN_CODE | IN_INCLUDE, "cuBLAS (a library) is not supported by the CPU executor: write the kernel out"},
+    {"cufft", IN_CODE | IN_INCLUDE, "cuFFT (a library) is not supported by the CPU executor"},
+    {"curand", IN_CODE | IN_INCLUDE, "cuRAND (a library) is not supported by the CPU executor"},
+    {"cusparse", IN_CODE | IN_INCLUDE, "cuSPARSE (a library) is not supported by the CPU executor"},
+    {"cusolver", IN_CODE | IN_INCLUDE, "cuSOLVER (a library) is not supported by the CPU executor"},
+    {"cudnn", IN_CODE | IN_INCLUDE, "cuDNN (a library) is not supported by the CPU executor"},
+    {"nvrtc", IN_CODE | IN_INCLUDE, "NVRTC (runtime compilation) is not supported by the CPU executor: kernels must be in the program's own source"},
+    {"npp", IN_INCLUDE, "NPP (a library) is not supported by the CPU executor"},
+    {"nvjpeg", IN_INCLUDE, "nvJPEG (a library) is not supported by the CPU executor"},
+    {"thrust/", IN_INCLUDE, "Thrust (a library) is not supported by the CPU executor: write the kernel out"},
+    {"cub/", IN_INCLUDE, "CUB (a library) is not supported by the CPU executor: write the kernel out"},
+    {"cudaGraphics", IN_CODE, "graphics interop (cudaGraphics*) is not supported by the CPU executor"},
+    {"cudaGL", IN_CODE | IN_INCLUDE, "OpenGL interop is not supported by the CPU executor"},
+    {"cuda_gl_interop", IN_INCLUDE, "OpenGL interop is not supported by the CPU executor"},
+    {"cudaEGL", IN_CODE, "EGL interop is not supported by the CPU executor"},
+    {"cuda_egl_interop", IN_INCLUDE, "EGL interop is not supported by the CPU executor"},
+    {"cudaD3D", IN_CODE, "Direct3D interop is not supported by the CPU executor"},
+    {"cuda_d3d", IN_INCLUDE, "Direct3D interop is not supported by the CPU executor"},
+    {"cudaGraph", IN_CODE, "CUDA graphs are not supported by the CPU executor"},
+    {"cuda_fp16", IN_INCLUDE, "half precision (cuda_fp16.h) is not supported by the CPU executor"},
+    {"cuda_bf16", IN_INCLUDE, "bfloat16 (cuda_bf16.h) is not supported by the CPU executor"},
+    {"mma.h", IN_INCLUDE, "warp matrix functions (mma.h, nvcuda::wmma) are not supported by the CPU executor"},
+    {"texture_fetch_functions", IN_INCLUDE, "texture fetches are not supported by the CPU executor"},
+    {"tex1D", IN_CODE, "texture fetches are not supported by the CPU executor"},
+    {"tex2D", IN_CODE, "texture fetches are not supported by the CPU executor"},
+    {"tex3D", IN_CODE, "texture fetches are not supported by the CPU executor"},
+    {"surf1D", IN_CODE, "surface accesses are not supported by the CPU executor"},
+    {"surf2D", IN_CODE, "surface accesses are not supported by the CPU executor"},
+    {"surf3D", IN_CODE, "surface accesses are not supported by the CPU executor"},
 };
 
 /* The cuda* names common/executor/cuda/ maps (read from its headers): any
@@ -343,12 +334,13 @@ static void check_include(size_t at) {
     while (i < length && (text[i] == ' ' || text[i] == '\t')) i++;
     if (i >= length || (text[i] != '<' && text[i] != '"')) return;
     const char *name = text + i + 1;
-    for (size_t r = 0; r < sizeof refused_headers / sizeof refused_headers[0]; r++)
-        if (strncmp(name, refused_headers[r].prefix, strlen(refused_headers[r].prefix)) == 0) {
+    for (size_t r = 0; r < sizeof refused_families / sizeof refused_families[0]; r++)
+        if ((refused_families[r].where & IN_INCLUDE) &&
+            strncmp(name, refused_families[r].prefix, strlen(refused_families[r].prefix)) == 0) {
             char message[512];
             size_t n = 0;
             while (name[n] && name[n] != '>' && name[n] != '"' && name[n] != '\n' && n < 100) n++;
-            snprintf(message, sizeof message, "#include <%.*s>: %s", (int)n, name, refused_headers[r].why);
+            snprintf(message, sizeof message, "#include <%.*s>: %s", (int)n, name, refused_families[r].why);
             refuse(at, message);
         }
 }
@@ -363,13 +355,13 @@ static void check_word(size_t at, size_t n) {
             (!colons || (at + n + 2 <= length && strncmp(text + at + n, "::", 2) == 0)))
             refuse(at, refused[r].why);
     }
-    for (size_t r = 0; r < sizeof refused_prefixes / sizeof refused_prefixes[0]; r++) {
-        size_t k = strlen(refused_prefixes[r].prefix);
-        if (n <= k || strncmp(word, refused_prefixes[r].prefix, k) != 0) continue;
+    for (size_t r = 0; r < sizeof refused_families / sizeof refused_families[0]; r++) {
+        size_t k = strlen(refused_families[r].prefix);
+        if (!(refused_families[r].where & IN_CODE) || n <= k || strncmp(word, refused_families[r].prefix, k) != 0) continue;
         /* cu and CU: the driver API's cuInit and CUresult, not curly or CUSTOM */
         if (k == 2 && !(word[0] == 'c' ? isupper((unsigned char)word[2]) : islower((unsigned char)word[2]))) continue;
         char message[512];
-        snprintf(message, sizeof message, "%.*s: %s", (int)n, word, refused_prefixes[r].why);
+        snprintf(message, sizeof message, "%.*s: %s", (int)n, word, refused_families[r].why);
         refuse(at, message);
     }
     if (mapped_count && n > 4 && strncmp(word, "cuda", 4) == 0 && isupper((unsigned char)word[4]) && !is_mapped(word, n)) {
