@@ -27,14 +27,7 @@ parse_options counters chapters threshold -- "$@"
 [ ${#REST[@]} -eq 0 ] || die "unknown argument '${REST[0]}'"
 case $threshold in '' | *[!0-9]*) die "--threshold must be a whole percentage, got '$threshold'" ;; esac
 [ -s "$counters" ] || die "$counters is missing or empty: run make figures-compare on the CPU platform"
-[ -d "$chapters" ] || die "$chapters: no such folder"
-# chapter folders in byte order, as make's $(sort)
-list=$(for dir in "$chapters"/[0-9][0-9]-*/; do
-    [ -d "$dir" ] || continue
-    dir=${dir%/}
-    printf '%s\n' "${dir##*/}"
-done | LC_ALL=C sort | tr '\n' ' ')
-[ -n "$list" ] || die "$chapters has no chapter folders (NN-name)"
+list=$(chapter_list "$chapters") || exit
 
 LC_ALL=C awk -F '\t' -v list="$list" -v file="$counters" -v chapters="$chapters" -v threshold="$threshold" '
     function fail(message) { print "counter-table: " message > "/dev/stderr"; failed = 1; exit 1 }

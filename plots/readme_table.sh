@@ -55,14 +55,7 @@ table() {
     [ -z "$model" ] || [ -s "$model" ] || die "$model is missing or empty: run make compare on the CPU platform"
     [ -s "$data" ] || die "$data is missing or empty: run make compare"
     [ -s "$ideas" ] || die "$ideas is missing or empty"
-    [ -d "$chapters" ] || die "$chapters: no such folder"
-    # chapter folders in byte order, as make's $(sort); the glob sorts by the locale
-    list=$(for dir in "$chapters"/[0-9][0-9]-*/; do
-        [ -d "$dir" ] || continue
-        dir=${dir%/}
-        printf '%s\n' "${dir##*/}"
-    done | LC_ALL=C sort | tr '\n' ' ')
-    [ -n "$list" ] || die "$chapters has no chapter folders (NN-name)"
+    list=$(chapter_list "$chapters") || exit
     LC_ALL=C awk -F '\t' -v list="$list" -v ideas="$ideas" -v data="$data" -v chapters="$chapters" -v modelfile="$model" \
         -v command="$command" -f "$here/readme_table.awk" "$data"
 }

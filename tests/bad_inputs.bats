@@ -135,7 +135,7 @@ expect_error_as_nobody() {
 @test "a named pipe where a file should be: refused at once, no hang" {
     rm "$DATA/train-labels-idx1-ubyte"
     mkfifo "$DATA/train-labels-idx1-ubyte"
-    # timeout: before the fix, open() waited for a writer forever
+    # timeout: a loader that opened it blocking would wait for a writer forever
     for trainer in "${TRAINERS[@]}"; do
         run timeout 20 "$trainer" "$DATA" 1
         echo "$output"

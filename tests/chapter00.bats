@@ -39,7 +39,7 @@ load helpers
     [ "$status" -eq 0 ]
     [ "${lines[0]}" = "chapter 00-cpu-reference | platform cpu" ]
     [ "${lines[1]}" = "device host CPU, plain C, one thread" ]
-    [ "${lines[2]}" = "dataset $DATASET_DIR: 60000 training images, 10000 test images, 28x28 pixels" ]
+    [ "${lines[2]}" = "dataset in ${DATASET_DIR%/}/: 60000 training images, 10000 test images, 28x28 pixels" ]
     [ "${lines[3]}" = "  using the first 300 training images (--train-limit)" ]
     [ "$(grep -c '^  iteration' <<<"$output")" -eq 3 ] # iterations 1, 10 and 20
     [[ "$output" == *"ms per iteration   median"* ]]

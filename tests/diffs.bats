@@ -73,3 +73,15 @@ added_code_lines() { # N: lines of code make diff-N adds
     run plain_make diff-0
     [ "$status" -eq 2 ]
 }
+
+@test "make in a chapter's folder runs that chapter's goal; its Makefile is the same in every folder, so no diff shows it" {
+    run make -s -C chapters/03-shared-memory-tiles diff
+    echo "$output" | head -3
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "diff --git a/chapters/02-coalesced-layout/train.hip b/chapters/03-shared-memory-tiles/train.hip" ]]
+    run make -s -C chapters/00-cpu-reference -n
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"chapter-00"* ]]
+    [ "$(cat chapters/*/Makefile | sort | uniq | wc -l)" -eq "$(wc -l <chapters/00-cpu-reference/Makefile)" ]
+    [ "$(ls -d chapters/*/ | wc -l)" -eq "$(ls chapters/*/Makefile | wc -l)" ]
+}

@@ -110,9 +110,9 @@ plain_make() {
 
 # racecheck_without_barrier SOURCE HEADER: make racecheck on a copy of SOURCE (beside a copy of
 # HEADER, in the test's folder) with its line marked "barrier: the negative control" deleted;
-# it must fail. Sets copy (the copy's path) and output, for the test to match the finding.
+# it must fail. The copy is BATS_TEST_TMPDIR/nobarrier/NAME; output is left for the test to match.
 racecheck_without_barrier() {
-    local dir=$BATS_TEST_TMPDIR/nobarrier
+    local dir=$BATS_TEST_TMPDIR/nobarrier copy
     mkdir -p "$dir"
     cp "$2" "$dir/"
     copy=$dir/$(basename "$1")

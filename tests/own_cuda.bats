@@ -2,7 +2,7 @@
 # A learner's own CUDA program (make profile, racecheck and sanitize FILE=prog.cu): the small
 # programs of tests/cuda/, each in CUDA's spelling (cuda_runtime.h, cuda* calls, warp-32
 # intrinsics), profiled at warp 32 with a modelled H100 and H200 time for every kernel from nvcc's
-# own code, race-checked and sanitized clean, and run by the plain executor build; the negative
+# own code and sanitized clean; three also race-checked and run by the plain executor build; the negative
 # controls: a deleted barrier caught, a failed assert reported as CUDA reports it, constructs
 # the executor does not run named in one line. `make test` builds the trace executors first.
 
@@ -10,9 +10,9 @@ load helpers
 
 tables=build/profile/standalone/tests/cuda
 
-# own_cuda NAME: make profile, racecheck and sanitize FILE=tests/cuda/NAME.cu succeed at warp 32,
-# the program's own output is on the screen, and every kernel it launched has an H100 and an H200
-# time (nvcc's code, where nvcc is installed); the plain executor build at wave 32 runs it too.
+# own_cuda NAME: make profile and make sanitize (the four checks, the race check among them)
+# FILE=tests/cuda/NAME.cu succeed at warp 32, the program's own output is on the screen, and every
+# kernel it launched has an H100 and an H200 time (nvcc's code, where nvcc is installed).
 own_cuda() {
     local file=tests/cuda/$1.cu kernel device
     run make --no-print-directory -s profile FILE="$file"
@@ -34,15 +34,20 @@ own_cuda() {
         # the NVIDIA devices lead the model's table
         [ "$(awk -F'\t' 'NR == 2 { print $2 }' "$tables/$1.model.tsv")" = h100 ]
     fi
-    run make --no-print-directory -s racecheck FILE="$file"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    [[ "$output" == *"racecheck: $file is clean at wave 32"* ]]
     run make --no-print-directory -s sanitize FILE="$file"
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"sanitize: $file is clean at wave 32"* ]]
-    local plain=build/cpu-wave32${SANITIZE:+-san}/standalone/own/$1
+}
+
+# plain_cuda NAME: make racecheck clean at wave 32, and the plain executor build at wave 32 runs it
+# (under SANITIZE, with ASan and UBSan).
+plain_cuda() {
+    local file=tests/cuda/$1.cu plain=build/cpu-wave32${SANITIZE:+-san}/standalone/own/$1
+    run make --no-print-directory -s racecheck FILE="$file"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"racecheck: $file is clean at wave 32"* ]]
     run make --no-print-directory -s HIP_PLATFORM=cpu WAVE=32 SANITIZE="${SANITIZE:-}" "$plain" STANDALONE_SOURCE="$file"
     [ "$status" -eq 0 ]
     run "$plain"
@@ -58,6 +63,7 @@ counter() {
 
 @test "own CUDA: a block sum with __shfl_down_sync over warps of 32, its shuffles counted per warp" {
     own_cuda shfl_reduce
+    plain_cuda shfl_reduce
     [ "$(counter shfl_reduce block_sums shuffles)" -gt 0 ]
     # written for 32 lanes: at wave 64 its shuffles are reached by half a wave, and gfx906 says so
     run make --no-print-directory -s profile FILE=tests/cuda/shfl_reduce.cu
@@ -79,6 +85,7 @@ counter() {
 
 @test "own CUDA: a failed assert in a kernel prints CUDA's message and makes the next sync return cudaErrorAssert" {
     own_cuda device_assert
+    plain_cuda device_assert
     run make --no-print-directory -s racecheck FILE=tests/cuda/device_assert.cu
     [[ "$output" == *"device_assert.cu:10: void in_range(const int *, int): block: [1,0,0], thread: [28,0,0] Assertion \`i < n\` failed."* ]]
     [[ "$output" == *"cudaDeviceSynchronize returned cudaErrorAssert: device-side assert triggered"* ]]
@@ -86,13 +93,14 @@ counter() {
 
 @test "own CUDA: the newcomer's file (a shared-memory histogram and a tiled transpose) profiles and checks unchanged" {
     own_cuda newcomer
+    plain_cuda newcomer
     [ "$(counter newcomer 'histogram' atomics)" -gt 0 ]
     [ "$(counter newcomer 'transpose' lds_requests)" -gt 0 ]
 }
 
 @test "own CUDA: the race check finds the barrier deleted from the block sum" {
     racecheck_without_barrier tests/cuda/shfl_reduce.cu tests/cuda/check.cuh
-    [[ "$output" == *"kernel 'block_sums'"*"__shared__ warp_totals"*"$copy:21"* ]]
+    [[ "$output" == *"kernel 'block_sums'"*"__shared__ warp_totals"*"$BATS_TEST_TMPDIR/nobarrier/shfl_reduce.cu:21"* ]]
 }
 
 @test "own CUDA: what the executor does not run is named in one line: a library, a texture, an unmapped call, the driver API" {

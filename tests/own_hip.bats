@@ -88,7 +88,7 @@ own() {
 
 @test "own HIP: the race check finds the barrier deleted from the dynamic shared memory sum" {
     racecheck_without_barrier tests/hip/dynamic_shared.hip tests/hip/check.h
-    [[ "$output" == *"kernel 'block_sum<int>'"*"__shared__ (dynamic)"*"$copy:10"* ]]
+    [[ "$output" == *"kernel 'block_sum<int>'"*"__shared__ (dynamic)"*"$BATS_TEST_TMPDIR/nobarrier/dynamic_shared.hip:10"* ]]
 }
 
 # fault NAME KERNEL THREAD MESSAGE LINE: tests/hip/bugs/NAME.hip stops, under make racecheck and

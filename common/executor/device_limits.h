@@ -8,7 +8,7 @@
 #ifndef HIPCPU_DEVICE_LIMITS_H
 #define HIPCPU_DEVICE_LIMITS_H
 
-#include <hip/hip_runtime.h> /* HIPCPU_WAVE_SIZE, with its default */
+#include "wave_size.h"
 
 #include <stddef.h>
 

@@ -139,7 +139,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
         std::lock_guard<std::mutex> hold(allocations_lock);
         allocations[uintptr_t(p)] = size;
     }
-    hipcpu_hooks::alloc(p, size, zone);
+    hipcpu_hooks::allocated(p, size, zone);
     return hipSuccess;
 }
 
@@ -153,12 +153,12 @@ hipError_t hipFree(void *ptr) {
                        CallerLine(__builtin_return_address(0)).text);
         allocations.erase(it);
     }
-    if (!hipcpu_hooks::free(ptr)) free(ptr); /* make sanitize keeps it, red zones and all, never reused */
+    if (!hipcpu_hooks::freeing(ptr)) free(ptr); /* make sanitize keeps it, red zones and all, never reused */
     return hipSuccess;
 }
 
 void hipcpu_name_allocation(const void *ptr, const char *name) {
-    hipcpu_hooks::name(ptr, name);
+    hipcpu_hooks::named(ptr, name);
 }
 
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int) {
@@ -384,8 +384,8 @@ void hipcpu_register_symbol(const void *address, size_t size, const char *name) 
     std::lock_guard<std::mutex> lock(mutex);
     if (!address || !size || std::find(seen.begin(), seen.end(), address) != seen.end()) return;
     seen.push_back(address);
-    hipcpu_hooks::alloc(const_cast<void *>(address), size);
-    if (name) hipcpu_hooks::name(address, name);
+    hipcpu_hooks::allocated(const_cast<void *>(address), size);
+    if (name) hipcpu_hooks::named(address, name);
 }
 
 /* hipMalloc's first argument as written, "&d_x" or "(void **)&d_x", to "d_x". */
@@ -395,7 +395,7 @@ void hipcpu_name_from_text(const void *ptr, const char *text) {
     std::string name = amp ? amp + 1 : text;
     while (!name.empty() && (name[0] == ' ' || name[0] == '(')) name.erase(0, 1);
     while (!name.empty() && (name.back() == ' ' || name.back() == ')')) name.pop_back();
-    if (!name.empty()) hipcpu_hooks::name(ptr, name.c_str());
+    if (!name.empty()) hipcpu_hooks::named(ptr, name.c_str());
 }
 
 hipError_t hipEventCreate(hipEvent_t *event) {

@@ -25,7 +25,10 @@ void report_header_dataset(const report_run *run)
 {
     printf("chapter %s | platform %s\n", run->chapter, run->platform);
     printf("device %s\n", run->device);
-    printf("dataset %s: %d training images, %d test images, %dx%d pixels\n", run->dataset_dir,
+    /* "dataset in dataset/: ...": the folder reads as one, whatever its name */
+    size_t dir_length = strlen(run->dataset_dir);
+    const char *slash = dir_length && run->dataset_dir[dir_length - 1] == '/' ? "" : "/";
+    printf("dataset in %s%s: %d training images, %d test images, %dx%d pixels\n", run->dataset_dir, slash,
            run->train_available, run->test_images, run->rows, run->cols);
     if (run->train_images != run->train_available)
         printf("  using the first %d training images (--train-limit)\n", run->train_images);

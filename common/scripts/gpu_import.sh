@@ -178,7 +178,7 @@ done
 # report's image count (build/profile/compare/IMAGES/, else build/profile/),
 # then Nsight Compute's counters a launch beside the executor's.
 ncu_clocks=$(value ncu_clocks)
-[ "$ncu_clocks" != unknown ] || ncu_clocks="base (ncu's default; reports before 2026-11-26)"
+[ "$ncu_clocks" != unknown ] || ncu_clocks="base (ncu's default; a report that does not name its clocks)"
 {
     if [ ! -s "$dir/kernels.tsv" ] || [ "$platform" = cpu ]; then
         echo "No GPU kernel times in this report (compare: $(awk -F '\t' '$1 == "compare" { print $2 ": " $4 }' "$dir/report.tsv"))."

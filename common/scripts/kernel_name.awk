@@ -8,7 +8,7 @@
 #
 # kernel_list_read(FILE): the kernels' demangled symbols, one a line (the
 # assembly's .amdhsa_kernel names). Without it every function is named
-# without its parameters, as before overloads were told apart.
+# without its parameters, so overloads share one name.
 
 function kernel_signature(symbol) {
     sub(/^void /, "", symbol)

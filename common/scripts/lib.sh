@@ -134,3 +134,17 @@ refuse_uncommitted() {
     [ ${#changed[@]} -eq 0 ] ||
         die "$what would rewrite files with changes not committed; commit or stash them, or set FORCE_REWRITE=1:" "${changed[@]}"
 }
+
+# chapter_list DIR: the names of DIR's chapter folders (NN-name), in byte order as make's
+# $(sort) gives them, on one line, each followed by a space; stops when DIR has none.
+chapter_list() {
+    local dir list
+    [ -d "$1" ] || die "$1: no such folder"
+    list=$(for dir in "$1"/[0-9][0-9]-*/; do
+        [ -d "$dir" ] || continue
+        dir=${dir%/}
+        printf '%s\n' "${dir##*/}"
+    done | LC_ALL=C sort | tr '\n' ' ')
+    [ -n "$list" ] || die "$1 has no chapter folders (NN-name)"
+    printf '%s' "$list"
+}

@@ -47,16 +47,17 @@ inline void round_end(unsigned wave, unsigned first, unsigned lanes, uint64_t li
 }
 /* Allocations are followed whether or not a launch is traced: the settings
  * are read at the first launch, after the first hipMalloc. */
-inline void alloc(void *pointer, size_t bytes, size_t zone = 0) { trace_alloc(pointer, bytes, zone); }
-/* True when the tracer keeps the memory (make sanitize): not to be freed. */
-inline bool free(void *pointer) { return pointer && trace_free(pointer); }
+inline void allocated(void *pointer, size_t bytes, size_t zone = 0) { trace_alloc(pointer, bytes, zone); }
+/* About to be freed; true when the tracer keeps the memory (make sanitize): not to be freed. */
+inline bool freeing(void *pointer) { return pointer && trace_free(pointer); }
 /* make sanitize: bytes of red zone hipMalloc puts on each side (a multiple of align), else 0. */
 inline size_t redzone(size_t align) { return trace_redzone(align); }
 /* A host copy or fill of device memory: initcheck's map, and a freed buffer named. */
 inline void host_range(const void *pointer, size_t n, bool writes, const char *call, const void *caller) {
     trace_host_range(pointer, n, writes, call, caller);
 }
-inline void name(const void *pointer, const char *name) {
+/* A device buffer's name, for the tables and messages. */
+inline void named(const void *pointer, const char *name) {
     if (pointer && name) trace_name(pointer, name);
 }
 #else
@@ -68,11 +69,11 @@ inline void block_begin(uint64_t) {}
 inline void barrier() {}
 inline void wave_op(unsigned, int) {}
 inline void round_end(unsigned, unsigned, unsigned, uint64_t, unsigned) {}
-inline void alloc(void *, size_t, size_t = 0) {}
-inline bool free(void *) { return false; }
+inline void allocated(void *, size_t, size_t = 0) {}
+inline bool freeing(void *) { return false; }
 constexpr size_t redzone(size_t) { return 0; }
 inline void host_range(const void *, size_t, bool, const char *, const void *) {}
-inline void name(const void *, const char *) {}
+inline void named(const void *, const char *) {}
 #endif
 
 } /* namespace hipcpu_hooks */

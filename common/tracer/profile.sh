@@ -20,8 +20,8 @@
 #   NN-name.log         the trainer's own output
 # The model needs hipcc (the gfx906 assembly says what the waves issue);
 # without it the counts come alone, with a note. Without nvcc or the wave-32
-# build, the warp-32 devices are modelled as before this second trace: on
-# gfx906's code and the wave-64 counts, at their most occupancy, with a note.
+# build, the warp-32 devices are modelled on gfx906's code and the wave-64
+# counts, at their most occupancy, with a note saying so.
 # Usage: profile.sh TRACE_BINARY OUTDIR DATASET_DIR [TRAINER OPTIONS...]
 # PROFILE_SLICES="N1 N2": trace N1 and N2 images and extend every count to the
 # whole training set (make compare: seconds instead of minutes a chapter).
@@ -240,7 +240,7 @@ trace() {
         warp32_pid=$!
     fi
     run_trace "$dir" "$binary" "$@"
-    # The images, from the trainer's header: "dataset DIR: N training images, ...",
+    # The images, from the trainer's header: "dataset in DIR/: N training images, ...",
     # then "  using the first M training images (--train-limit)" when M < N.
     total=0 images=0
     [ -n "${PROFILE_STANDALONE:-}" ] || read -r total images < <(awk '

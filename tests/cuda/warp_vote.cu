@@ -1,8 +1,10 @@
 // Warp votes: __ballot_sync, __any_sync, __all_sync and __activemask, each
-// warp of 32 voting on whether its lanes' values are odd.
+// warp of 32 voting on whether its lanes' values are odd; clock64() brackets
+// the votes (it must not run backwards).
 #include "check.cuh"
 
 __global__ void vote(const int *values, unsigned *ballots, int *any, int *all, unsigned *active) {
+    long long start = clock64();
     int i = blockIdx.x * blockDim.x + threadIdx.x, warp = i / 32;
     unsigned mask = __activemask();
     int odd = values[i] & 1;
@@ -12,7 +14,7 @@ __global__ void vote(const int *values, unsigned *ballots, int *any, int *all, u
         ballots[warp] = ballot;
         any[warp] = some;
         all[warp] = every;
-        active[warp] = mask;
+        active[warp] = clock64() >= start ? mask : 0u;
     }
 }
 

@@ -26,12 +26,7 @@
 /* Wave (warp) size, fixed at compile time. The runtime and every kernel file
  * of a program must agree: the launch entry point carries the wave size in
  * its name, so a mismatch fails at link time instead of misbehaving. */
-#ifndef HIPCPU_WAVE_SIZE
-#define HIPCPU_WAVE_SIZE 64
-#endif
-#if HIPCPU_WAVE_SIZE != 64 && HIPCPU_WAVE_SIZE != 32
-#error "HIPCPU_WAVE_SIZE must be 64 or 32"
-#endif
+#include "../wave_size.h"
 
 /* Included first, so that the macros below (e.g. __expf) cannot disturb the
  * declarations in these headers. */
@@ -40,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h> /* printf in kernels */
 #include <string.h>
+#include <time.h> /* clock() and clock64() in kernels */
 
 #include <type_traits>
 #include <utility>
@@ -335,6 +331,15 @@ inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
 inline int __mul24(int x, int y) { return (int)((long long)(x << 8 >> 8) * (y << 8 >> 8)); }
 inline unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xffffffu) * (y & 0xffffffu); }
+/* A kernel's clock: clock() is the C library's (the process's CPU time);
+ * clock64() and wall_clock64() count the host's monotonic nanoseconds. Each
+ * says how long the executor took, not a GPU. */
+inline long long clock64(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+inline long long wall_clock64(void) { return clock64(); }
 /* The read-only data cache's load: a plain load here (and in the trace, one access). */
 template <typename T> inline T __ldg(const T *address) { return *address; }
 
