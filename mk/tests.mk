@@ -28,19 +28,20 @@ $(FUZZER): tests/fuzz_loader.c common/host/idx.c common/host/mnist.c common/host
 fuzz: $(FUZZER) ## fuzz the IDX and MNIST loaders for FUZZ_SECONDS; one verdict line, the log in FUZZ_LOG
 	@bash tests/fuzz.sh $(FUZZER) '$(FUZZ_SECONDS)' $(FUZZ_LOG) build/fuzz_crashes build/fuzz_work tests/fuzz_corpus
 
-# The CPU executor at both wave sizes, trace builds, the broken kernel (always under ASan), GPU chapters.
+# The CPU executor at both wave sizes, trace builds, the broken kernel (always under ASan), GPU chapters,
+# each step on every core (make -j; the suite's bats files then run two at a time).
 # The executor's test programs, one per tests/test_executor_*.cpp, and its trace build's, one per
 # tests/test_trace_*.cpp (tests/run.sh runs the same lists).
 EXECUTOR_TESTS := $(patsubst tests/%.cpp,%,$(wildcard tests/test_executor_*.cpp))
 TRACE_TESTS := $(patsubst tests/%.cpp,%,$(wildcard tests/test_trace_*.cpp))
 CPU := --no-print-directory HIP_PLATFORM=cpu
 test: dataset test-tools clang-tools hip-tools ## the whole suite; ends 'N passed, N failed[, N skipped]' (SANITIZE=address,undefined)
-	@$(MAKE) $(CPU) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMESIM) $(FRONT) \
+	@$(MAKE) $(CPU) -j$$(nproc) $(patsubst tests/%.c,$(TEST_BUILD)/%,$(wildcard tests/test_*.c tests/compare_*.c)) $(FUZZER) build $(TIMESIM) $(FRONT) \
 	  $(addprefix $(CPU_BUILD)/tests/,$(EXECUTOR_TESTS)) $(CPU_BUILD)/09-hidden-layer-reference $(CPU_BUILD)/01-wrong-gradient
-	@$(MAKE) $(CPU) WAVE=32 build $(addprefix build/cpu-wave32$(SAN_SUFFIX)/tests/,$(EXECUTOR_TESTS))
+	@$(MAKE) $(CPU) -j$$(nproc) WAVE=32 build $(addprefix build/cpu-wave32$(SAN_SUFFIX)/tests/,$(EXECUTOR_TESTS))
 	@$(MAKE) $(CPU) SANITIZE=address,undefined build/cpu-san/broken_kernel
 	@$(MAKE) $(CPU) -j$$(nproc) validation-programs
-	@$(foreach w,64 32,$(MAKE) $(CPU) TRACE=1 WAVE=$(w) $(addprefix build/trace$(if $(filter 32,$(w)),-wave32)/,$(GPU_CHAPTERS) \
+	@$(foreach w,64 32,$(MAKE) $(CPU) -j$$(nproc) TRACE=1 WAVE=$(w) $(addprefix build/trace$(if $(filter 32,$(w)),-wave32)/,$(GPU_CHAPTERS) \
 	  08-missing-barrier $(addprefix tests/,$(TRACE_TESTS))) &&) true
 	@$(MAKE) $(CPU) TRACE=1 -j$$(nproc) $(addprefix build/trace/checked/,$(GPU_CHAPTERS) $(addprefix bugs/,$(BUG_PROGRAMS)))
 	@$(if $(ON_EXECUTOR),,$(MAKE) --no-print-directory SANITIZE= build)

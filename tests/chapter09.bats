@@ -48,6 +48,8 @@ check_mlp() {
 }
 
 @test "chapter 09 matches its CPU reference: 1000 images, executor wave 64" {
+    # the same code as 1,037 images' below, with another last mini-batch: 45 s that ASan adds nothing to
+    [ -z "${SANITIZE:-}" ] || skip "checked in the plain run; the sanitized run keeps its time for what ASan watches"
     check_mlp "$(chapter_binary 09)" 1000 128
 }
 @test "chapter 09 matches its CPU reference: 1037 images, executor wave 64" {
