@@ -109,7 +109,8 @@ endif
 # chapter 00's training step for --check; ITERS iterations at LR.
 # One archive per C layer (common/LAYER/*.c), listed top layer first: the linker reads them once,
 # in that order, so each layer resolves downward only (one that called a layer above would not link).
-LAYERS := mlp linear session host
+# The session ends a linear model's run (session/linear_session.c) on linear/'s model.c: linear below it.
+LAYERS := mlp session linear host
 LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib%.a)
 HOST_LIB := $(BUILD)/libhost.a
 MODEL_LIB := $(BUILD)/libmodel.a# the time model (common/model/), for its tests

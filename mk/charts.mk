@@ -17,6 +17,7 @@ compare: $(NEED_DATASET) plot-tools $(if $(ON_EXECUTOR),hip-tools) ## time every
 	@$(if $(and $(COMPARE_TRACED),$(filter 64,$(WAVE))),$(MAKE) --no-print-directory TRACE=1 WAVE=32 $(addprefix build/trace-wave32/,$(COMPARE_TRACED)))
 	@plots/compare.sh --build $(BUILD) --platform $(HIP_PLATFORM) --dataset $(DATASET_DIR) --iters $(COMPARE_ITERS) \
 	  $(if $(COMPARE_TRACED),--profiles build/profile/compare --trace-build $(TRACE_BUILD)) --repeats $(REPEATS) \
+	  $(if $(and $(COMPARE_TRACED),$(if $(filter 1,$(COMPARE_EXECUTOR))$(KERNEL_TIMES),,model)),--model-only) \
 	  $(if $(COMPARE_LIMIT),--limit $(COMPARE_LIMIT)) $(if $(KERNEL_TIMES),--kernel-times $(KERNEL_TIMES)) \
 	  --out-dir $(COMPARE_DIR) --format $(FORMAT) $(compare_dirs)
 plots: $(NEED_DATASET) plot-tools ## loss, accuracy, digits, weights and resources charts in PLOTS_DIR
@@ -38,7 +39,7 @@ FIGURES_COMPARE_FILES = $(addprefix plots/,compare.tsv compare.command compare.p
 FIGURES_PLOTS_FILES = $(addprefix plots/,loss.png accuracy.png digits.png weights.png resources.png)
 figures-compare: # then make readme-table, by hand
 	@$(call REFUSE_UNCOMMITTED,'make figures') $(FIGURES_COMPARE_FILES)
-	@$(NO_LIMITS)$(MAKE) --no-print-directory compare COMPARE_DIR=plots
+	@$(NO_LIMITS)$(MAKE) --no-print-directory compare COMPARE_DIR=plots COMPARE_EXECUTOR=1 COMPARE_SLICES=
 figures-plots:
 	@$(call REFUSE_UNCOMMITTED,'make figures') $(FIGURES_PLOTS_FILES)
 	@$(NO_LIMITS)$(MAKE) --no-print-directory plots PLOTS_DIR=plots RESOURCE_TSV=plots/resources.tsv

@@ -164,6 +164,10 @@ validation_programs = $(shell awk -F'\t' '/^\#/ { next } !c { for (i = 1; i <= N
   $$h["wave"] ~ /$(1)/ && !seen[$$h["file"]]++ { sub(/\.hip$$/, "", $$h["file"]); print $$h["file"] }' $(VALIDATION_DIR)/kernels.tsv)
 VALIDATION_WAVE64 := $(call validation_programs,^(any|64)$$)
 VALIDATION_WAVE32 := $(call validation_programs,^32$$)
+# A project's shared host preamble, validation/PROJECT.h (polybench.h), is a prerequisite of its PROJECT_*.hip.
+validation_project = $(filter $(basename $(notdir $(1)))_%,$(VALIDATION_WAVE64) $(VALIDATION_WAVE32))
+$(foreach h,$(wildcard $(VALIDATION_DIR)/*.h),$(eval $(addprefix $(BUILD)/validation/,$(call validation_project,$(h))) \
+  $(patsubst %,build/nvcc-validation/%.ptx,$(call validation_project,$(h))): $(h)))
 $(BUILD)/validation/%: $(VALIDATION_DIR)/%.hip $(EXECUTOR) $(FRONT) | $(PLATFORM_TOOLS)
 	@mkdir -p $(@D)
 	@$(FRONT) $< $@.cpp

@@ -37,6 +37,9 @@ PLOT_LIMIT ?=# make plots: --train-limit (empty: all)
 COMPARE_CHAPTERS ?= $(LINEAR_CHAPTERS)# make compare's chapters; unset: 00 to 08, which train the same model (09 trains a bigger one, by epochs)
 KERNEL_TIMES ?=# make compare: a TSV file for each GPU chapter's --kernel-times medians
 COMPARE_DIR ?= build/compare# make compare's table and charts
+COMPARE_EXECUTOR ?=# make compare on the CPU executor: 1 also times each chapter on the executor itself (a correctness tool's ms, not a GPU's); unset: the time model only
+COMPARE_SLICES ?= $(if $(ON_EXECUTOR),2048 4096)# make compare on the executor: trace two slices and extend each count in a straight line to the compared size; empty: trace the full size (make figures)
+export COMPARE_SLICES
 GPU_REPORT_DIR ?= build/gpu-report# make gpu-report's folder (new or empty: nothing in it is overwritten)
 GPU_REPORT_ARGS ?=# make gpu-report's options (common/scripts/gpu_report.sh), e.g. --limit 200 --iters 2
 DIR ?=# make gpu-import: the make gpu-report folder to fold in

@@ -27,6 +27,8 @@
 #                     counters the lessons move (summed per chapter, for
 #                     README.md's counter table) to compare-counters.tsv
 #   --trace-build DIR the chapters' trace builds (build/trace)
+#   --model-only      with --profiles: no timed runs on the executor (its own
+#                     ms say nothing of a GPU's); the model's table and chart only
 #   --kernel-times FILE  also run the GPU chapters with --kernel-times and
 #                     collect their per-kernel medians into FILE (TSV)
 #
@@ -43,11 +45,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build='' platform=cpu dataset=dataset iters=5 repeats=1 limit='' out_dir=build/compare format=png
 devices=$here/devices.tsv
-profiles='' trace_build='' kernel_times=''
+profiles='' trace_build='' kernel_times='' model_only=0
 # shellcheck source=common/scripts/lib.sh
 . "$here/../common/scripts/lib.sh"
 SCRIPT_NAME=compare
-parse_options build platform dataset iters repeats limit out-dir format devices profiles trace-build kernel-times -- "$@"
+parse_options build platform dataset iters repeats limit out-dir format devices profiles trace-build kernel-times model-only! -- "$@"
 set -- ${REST[@]+"${REST[@]}"}
 [ -n "$build" ] || die "--build DIR is required"
 [ $# -gt 0 ] || die "no chapters to compare"
@@ -67,6 +69,26 @@ trap 'rm -rf "$work"' EXIT
 chapters=("$@")
 count=${#chapters[@]}
 started=$(now_ms)
+export COMPARE_STARTED_MS=$started # compare_model.sh's progress lines count from here
+if [ "$model_only" = 1 ]; then
+    [ -n "$profiles" ] || die "--model-only needs --profiles"
+    "$here/compare_model.sh" --profiles "$profiles" --trace-build "$trace_build" --images "${limit:-60000}" \
+        --date "$(date +%Y-%m-%d)" --work "$work" --out "$work/compare.$format" --dataset "$dataset" \
+        ${limit:+--limit "$limit"} --format "$format" "${chapters[@]}"
+    [ "$format" = none ] || { mv "$work/compare.$format" "$out_dir/compare.$format"
+        cp "$out_dir/compare.$format" "$out_dir/compare-model.$format"; }
+    mv "$work/model.tsv" "$out_dir/compare-model.tsv"
+    mv "$work/counters.tsv" "$out_dir/compare-counters.tsv"
+    picture_note=
+    [ "$format" = none ] || picture_note=" and $out_dir/compare.$format"
+    echo "compare: wrote $out_dir/compare-model.tsv, $out_dir/compare-counters.tsv (the counters the lessons move)" \
+        "$picture_note in $(clock $(($(now_ms) - started)))"
+    echo
+    echo "The time model's ms per iteration (compare-model.tsv): modelled from the executor's counts, never measured:"
+    print_table <(cut -f 1-7,9 "$out_dir/compare-model.tsv")
+    echo "(COMPARE_EXECUTOR=1 also times each chapter on the executor itself: a correctness tool's ms, not a GPU's)"
+    exit 0
+fi
 echo "compare: $count chapters, $iters iterations x $repeats run(s) each," \
     "${limit:-all} training images, platform $platform, trainers in $build"
 "$here/compare_runs.sh" --build "$build" --work "$work" --dataset "$dataset" --iters "$iters" --repeats "$repeats" \

@@ -33,21 +33,54 @@ set -- ${REST[@]+"${REST[@]}"}
     die "compare_model.sh needs --profiles, --trace-build, --images, --work and --out"
 
 slices=${COMPARE_SLICES:-}
-slice_env=()
-[ -z "$slices" ] || slice_env=(PROFILE_SLICES="$slices")
 # A run on fewer images than the second slice is traced as it is.
-if [ -n "$slices" ] && [ -n "$limit" ] && [ "$limit" -le "${slices#* }" ]; then slice_env=(); slices=; fi
+if [ -n "$slices" ] && [ -n "$limit" ] && [ "$limit" -le "${slices#* }" ]; then slices=; fi
 gpu_chapters=()
 for chapter in "$@"; do
     case $chapter in 00-*) ;; *) gpu_chapters+=("$chapter") ;; esac
 done
 [ ${#gpu_chapters[@]} -gt 0 ] || die "no GPU chapter to model"
-echo "compare: modelling ${gpu_chapters[*]} (traced on ${slices:-$images} images${slices:+, extended to $images})"
-# shellcheck disable=SC2016 # the inner sh expands its own arguments
-printf '%s\n' "${gpu_chapters[@]}" | env "${slice_env[@]}" xargs -P 2 -I{} sh -c \
-    'bash "$1/../common/tracer/profile.sh" "$2/{}" "$3" "$4" $5 >"$6/profile-{}.log" 2>&1 || { cat "$6/profile-{}.log" >&2; exit 1; }' \
-    sh "$here" "$trace_build" "$profiles/$images" "$dataset" "${limit:+--train-limit $limit}" "$work" ||
+total=${#gpu_chapters[@]}
+started=${COMPARE_STARTED_MS:-$(now_ms)}
+echo "compare: modelling $total chapters, two at a time (traced on ${slices:-$images} images${slices:+, extended to $images})"
+
+# model_chapter CHAPTER: its profile, then a line saying so. On slices, a
+# chapter whose slices run different code (a loop that only a larger grid
+# reaches: chapter 08's) cannot be extended; it is traced whole instead.
+model_chapter() {
+    local chapter=$1 log=$work/profile-$1.log note=
+    if ! PROFILE_SLICES=$slices bash "$here/../common/tracer/profile.sh" "$trace_build/$chapter" "$profiles/$images" \
+        "$dataset" ${limit:+--train-limit "$limit"} >"$log" 2>&1; then
+        grep -q '^extrapolate: .*not the same rows' "$log" || { cat "$log" >&2; return 1; }
+        echo "$chapter" >>"$work/whole"
+        note=", traced whole: its slices run different code"
+        PROFILE_SLICES='' bash "$here/../common/tracer/profile.sh" "$trace_build/$chapter" "$profiles/$images" \
+            "$dataset" ${limit:+--train-limit "$limit"} >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+    fi
+    echo "$chapter" >>"$work/done"
+    echo "compare: $chapter modelled$note, $(wc -l <"$work/done") of $total ($(clock $(($(now_ms) - started))) so far)"
+}
+export -f model_chapter clock now_ms
+export here trace_build profiles images dataset limit work total started slices
+
+# A line as each chapter is done, and one every 20 s in between: a trace can take minutes.
+: >"$work/done"
+: >"$work/whole"
+(
+    trap 'kill $(jobs -p) 2>/dev/null; wait; exit 0' TERM # and its sleep with it
+    while :; do
+        sleep 20 &
+        wait $!
+        echo "compare: $(clock $(($(now_ms) - started))) so far, $(wc -l <"$work/done") of $total chapters modelled"
+    done
+) &
+heartbeat=$!
+trap 'kill $heartbeat 2>/dev/null || true; wait $heartbeat 2>/dev/null || true' EXIT
+# shellcheck disable=SC2016 # the inner bash expands its own argument
+printf '%s\n' "${gpu_chapters[@]}" | xargs -P 2 -I{} bash -c 'model_chapter "$1"' _ {} ||
     die "a chapter's profile failed (its output is above)"
+kill $heartbeat 2>/dev/null || true
+wait $heartbeat 2>/dev/null || true
 
 printf 'chapter\tmodel_gfx906_ms\tmodel_h100_ms\tfloor_gfx906_ms\tfloor_h100_ms\tbound_gfx906\tbound_h100\timages\tslices\tdate\n' \
     >"$work/model.tsv"
@@ -55,7 +88,9 @@ for chapter in "${gpu_chapters[@]}"; do
     model=$profiles/$images/$chapter.model.tsv
     [ -s "$model" ] || die "no model for $chapter ($(tail -n 1 "$work/profile-$chapter.log"))"
     # Per device: the sum over kernels; what binds is the slowest kernel's term.
-    awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="${slices:-none}" -v date="$date" '
+    chapter_slices=${slices:-none}
+    ! grep -qx "$chapter" "$work/whole" || chapter_slices=none
+    awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="$chapter_slices" -v date="$date" '
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         { d = $col["device"]; t[d] += $col["model_ms"]; f[d] += $col["floor_ms"]
           if ($col["model_ms"] > worst[d]) { worst[d] = $col["model_ms"]; bound[d] = $col["kernel"] ": " $col["binding"] } }
@@ -70,14 +105,17 @@ printf 'date\n' >>"$work/counters.tsv"
 for chapter in "${gpu_chapters[@]}"; do
     counts=$profiles/$images/$chapter.tsv
     [ -s "$counts" ] || die "no counters for $chapter in $counts"
-    awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="${slices:-none}" -v date="$date" -v file="$counts" \
+    chapter_slices=${slices:-none}
+    ! grep -qx "$chapter" "$work/whole" || chapter_slices=none
+    awk -F '\t' -v chapter="$chapter" -v images="$images" -v slices="$chapter_slices" -v date="$date" -v file="$counts" \
         -f "$here/compare_counters.awk" "$counts" >>"$work/counters.tsv" || die "could not sum the counters of $chapter"
 done
 
 [ "$format" != none ] || exit 0
 title="make compare: modelled ms per training iteration on $images MNIST images, $date (a model, never measured)"
 if [ -n "$slices" ]; then
-    title+=$'\n'"counts of the CPU executor's trace build (traced on ${slices/ / and } images, extended in a straight line), gfx906 code from hipcc, sm_90 PTX from nvcc"
+    whole=$(paste -sd, "$work/whole" | sed 's/,/, /g')
+    title+=$'\n'"counts of the CPU executor's trace build (traced on ${slices/ / and } images, extended in a straight line${whole:+; $whole traced whole}), gfx906 code from hipcc, sm_90 PTX from nvcc"
 else
     title+=$'\n'"counts of the CPU executor's trace build, gfx906 code from hipcc, sm_90 PTX from nvcc"
 fi

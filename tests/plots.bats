@@ -410,9 +410,11 @@ setup() {
     [ "$status" -eq 0 ]
     local chapters
     chapters=$(ls -d chapters/0[0-8]-* | wc -l) # extension chapters train per epoch: not compared
-    [[ "$output" == *"[$chapters/$chapters]"* ]]
-    # The model's progress line says what it traces at this limit, and promises no time
-    [[ "$output" == *"compare: modelling 01-naive-gemm "*" (traced on 200 images)"* ]]
+    [[ "$output" == *"[$chapters/$chapters]"* ]] # KERNEL_TIMES needs the executor's own runs
+    # The model's progress lines: what it traces at this limit (fewer images than the slices:
+    # traced as it is), then a line per chapter as it is done
+    [[ "$output" == *"compare: modelling $((chapters - 1)) chapters, two at a time (traced on 200 images)"* ]]
+    [[ "$output" == *"compare: 08-tuned-gfx906 modelled, "*" of $((chapters - 1)) ("*" so far)"* ]]
     [[ "$output" != *minute* ]]
     # it ends on the model's table, the executor's before it, each under a line saying what it is
     [[ "$output" == *$'\nThe CPU executor\'s own ms (compare.tsv): '*$'\nchapter '*$'\nThe time model\'s ms on gfx906 and the H100 (compare-model.tsv): '* ]]
@@ -442,6 +444,26 @@ setup() {
     run grep -q '^00-' "$out/kernels.tsv"
     [ "$status" -eq 1 ]
     grep -q $'^08-tuned-gfx906\tcpu\ttrain_step\t' "$out/kernels.tsv"
+}
+
+@test "make compare on the executor: the model only, from two slices extended; a chapter whose slices run other code traced whole" {
+    local out=$BATS_TEST_TMPDIR/compare
+    run make --no-print-directory compare HIP_PLATFORM=cpu COMPARE_CHAPTERS="6 8" COMPARE_LIMIT=4608 \
+        COMPARE_SLICES="2048 4096" COMPARE_DIR="$out" DATASET_DIR="$DATASET_DIR"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"run 1/1"* ]] # no timed runs on the executor
+    [ ! -e "$out/compare.tsv" ]
+    [[ "$output" == *"compare: modelling 2 chapters, two at a time (traced on 2048 4096 images, extended to 4608)"* ]]
+    [[ "$output" == *"compare: 06-shuffle-reduction modelled, "*" of 2 ("*" so far)"* ]]
+    # on 2,048 images chapter 08's 60 blocks never reach their loop's second tile, on 4,096 they do:
+    # its slices run different code, and it is traced whole
+    [[ "$output" == *"compare: 08-tuned-gfx906 modelled, traced whole: its slices run different code, "*" of 2 ("*" so far)"* ]]
+    [[ "${lines[-1]}" == "(COMPARE_EXECUTOR=1 also times each chapter on the executor itself"* ]]
+    grep -q $'^06-shuffle-reduction\t.*\t4608\t2048 4096\t' "$out/compare-model.tsv"
+    grep -q $'^08-tuned-gfx906\t.*\t4608\tnone\t' "$out/compare-model.tsv"
+    check_png "$out/compare.png" 1200 700
+    [ "$(wc -l <"$out/compare-counters.tsv")" -eq 3 ]
 }
 
 @test "make plots: loss, accuracy, digits, weights and resources from a tiny run, into PLOTS_DIR" {
@@ -485,7 +507,7 @@ tracked_state() {
     touch "$BATS_TEST_TMPDIR/start"
     sleep 1 # time stamps in whole seconds
     run make --no-print-directory compare HIP_PLATFORM=cpu COMPARE_CHAPTERS="0 1" COMPARE_LIMIT=1000 ITERS=2 \
-        DATASET_DIR="$DATASET_DIR"
+        COMPARE_EXECUTOR=1 DATASET_DIR="$DATASET_DIR"
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"compare: wrote build/compare/compare.tsv and build/compare/compare.png"* ]]

@@ -32,14 +32,17 @@
 #define FWD_X_LOADS ((FWD_TILE_K * FWD_TILE_IMAGES + FWD_THREADS - 1) / FWD_THREADS) /* 4 */
 #define FWD_W_LOADS ((MODEL_CLASSES * FWD_TILE_K + FWD_THREADS - 1) / FWD_THREADS)   /* 1 */
 
-/* Gradient: a block computes all 10 classes of GRAD_TILE_K features, one
- * thread per weight, stepping through the images GRAD_TILE_IMAGES at a time.
- * 32 features give 25 blocks: fewer, wider blocks would leave more CUs idle. */
+/* Gradient: a block computes all 10 classes of GRAD_TILE_K features,
+ * stepping through the images GRAD_TILE_IMAGES at a time. Its 10 rows of
+ * threads split each tile's images (row g takes images g, g + 10, ...), and
+ * each thread keeps its feature's 10 class sums in registers. 32 features
+ * give 25 blocks: fewer, wider blocks would leave more CUs idle. */
 #define GRAD_TILE_K 32
-#define GRAD_TILE_IMAGES 32
-#define GRAD_THREADS (MODEL_CLASSES * GRAD_TILE_K) /* 320: a multiple of 64 */
-#define GRAD_X_LOADS ((GRAD_TILE_IMAGES * GRAD_TILE_K + GRAD_THREADS - 1) / GRAD_THREADS) /* 4 */
-#define GRAD_D_LOADS ((MODEL_CLASSES * GRAD_TILE_IMAGES + GRAD_THREADS - 1) / GRAD_THREADS) /* 1 */
+#define GRAD_ROWS MODEL_CLASSES /* rows of threads: one image group each, then one class each */
+#define GRAD_TILE_IMAGES 100 /* a multiple of GRAD_ROWS; the LDS holds 46 KB of 48 */
+#define GRAD_THREADS (GRAD_ROWS * GRAD_TILE_K) /* 320: a multiple of 64 */
+#define GRAD_X_LOADS ((GRAD_TILE_IMAGES * GRAD_TILE_K + GRAD_THREADS - 1) / GRAD_THREADS) /* 10 */
+#define GRAD_D_LOADS ((MODEL_CLASSES * GRAD_TILE_IMAGES + GRAD_THREADS - 1) / GRAD_THREADS) /* 4 */
 
 const char chapter_name[] = "05-loop-unrolling";
 const int chapter_needs = NEEDS_X_ROWS | NEEDS_X_COLS;
@@ -210,7 +213,7 @@ __device__ void gradient_fetch(const float *delta, const float *x_rows, int imag
 
 /* ...and from registers into one of the two LDS buffers. */
 __device__ void gradient_store(float (*x_tile)[GRAD_TILE_K],
-                               float (*delta_tile)[GRAD_TILE_IMAGES], int t,
+                               float (*delta_tile)[MODEL_CLASSES], int t,
                                const float *x_next, const float *d_next)
 {
 #pragma unroll
@@ -223,27 +226,36 @@ __device__ void gradient_store(float (*x_tile)[GRAD_TILE_K],
     for (int l = 0; l < GRAD_D_LOADS; l++) {
         int e = t + l * GRAD_THREADS;
         if (e < MODEL_CLASSES * GRAD_TILE_IMAGES)
-            delta_tile[e / GRAD_TILE_IMAGES][e % GRAD_TILE_IMAGES] = d_next[l];
+            delta_tile[e % GRAD_TILE_IMAGES][e / GRAD_TILE_IMAGES] = d_next[l];
     }
 }
 
-/* gradient[c][k] = sum_i delta[c][i] * x[i][k]: one thread per weight.
+/* gradient[c][k] = sum_i delta[c][i] * x[i][k].
  * The block stages GRAD_TILE_IMAGES images of its 32 features (from x_rows:
- * each tile row is one coalesced read) and of the residuals in LDS. From
- * there each x value serves 10 classes and each residual 32 features. */
-__global__ void gradient(const float *delta, const float *x_rows, float *grad, int images)
+ * each tile row is one coalesced read) and of the residuals in LDS. A thread
+ * reads each of its images' x values once, into a register, for 10
+ * multiply-adds; its row's 10 sums per feature are added up at the end.
+ * The unrolled step wants about 100 registers: __launch_bounds__ says a block
+ * has 320 threads, 2 waves per SIMD, so the compiler may use 128, not 64. */
+__global__ void __launch_bounds__(GRAD_THREADS)
+gradient(const float *delta, const float *x_rows, float *grad, int images)
 {
-    /* No padding either: the LDS serves 32 lanes at a time, and 32 lanes
-     * read one address of delta_tile and the same 32 floats of x_tile. */
-    __shared__ float delta_tile[2][MODEL_CLASSES][GRAD_TILE_IMAGES];
+    /* No padding either: a wave reads two rows of delta_tile (broadcasts) and
+     * two rows of x_tile, 32 consecutive floats each. */
+    __shared__ float delta_tile[2][GRAD_TILE_IMAGES][MODEL_CLASSES];
     __shared__ float x_tile[2][GRAD_TILE_IMAGES][GRAD_TILE_K];
+    __shared__ float row_sums[GRAD_ROWS][MODEL_CLASSES][GRAD_TILE_K];
     float x_next[GRAD_X_LOADS], d_next[GRAD_D_LOADS];
     int t = threadIdx.y * GRAD_TILE_K + threadIdx.x;
-    int c = threadIdx.y;
+    int row = threadIdx.y;
     int first = blockIdx.x * GRAD_TILE_K;
     int k = first + threadIdx.x;
     int steps = (images + GRAD_TILE_IMAGES - 1) / GRAD_TILE_IMAGES;
-    float sum = 0.0f;
+    /* Feature k's 10 class sums over this row's images, in registers: after
+     * unrolling, every index into sum[] is a constant. */
+    float sum[MODEL_CLASSES];
+#pragma unroll
+    for (int c = 0; c < MODEL_CLASSES; c++) sum[c] = 0.0f;
     gradient_fetch(delta, x_rows, images, first, 0, t, x_next, d_next);
     for (int step = 0; step < steps; step++) {
         int b = step % 2;
@@ -253,10 +265,21 @@ __global__ void gradient(const float *delta, const float *x_rows, float *grad, i
             gradient_fetch(delta, x_rows, images, first, (step + 1) * GRAD_TILE_IMAGES, t,
                            x_next, d_next);
 #pragma unroll
-        for (int nn = 0; nn < GRAD_TILE_IMAGES; nn++)
-            sum += delta_tile[b][c][nn] * x_tile[b][nn][threadIdx.x];
+        for (int j = 0; j < GRAD_TILE_IMAGES / GRAD_ROWS; j++) {
+            int nn = j * GRAD_ROWS + row;
+            float x = x_tile[b][nn][threadIdx.x]; /* one LDS read, ten multiply-adds */
+#pragma unroll
+            for (int c = 0; c < MODEL_CLASSES; c++)
+                sum[c] += delta_tile[b][nn][c] * x;
+        }
     }
-    if (k < MODEL_FEATURES) grad[c * MODEL_FEATURES + k] = sum;
+#pragma unroll
+    for (int c = 0; c < MODEL_CLASSES; c++) row_sums[row][c][threadIdx.x] = sum[c];
+    __syncthreads(); /* every row's sums are stored before they are added */
+    int c = threadIdx.y; /* now one thread per weight, as in chapter 04 */
+    float total = 0.0f;
+    for (int r = 0; r < GRAD_ROWS; r++) total += row_sums[r][c][threadIdx.x];
+    if (k < MODEL_FEATURES) grad[c * MODEL_FEATURES + k] = total;
 }
 
 __global__ void update(float *w, const float *grad, float learning_rate)

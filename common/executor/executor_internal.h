@@ -33,7 +33,7 @@
 #ifndef HIPCPU_EXECUTOR_INTERNAL_H
 #define HIPCPU_EXECUTOR_INTERNAL_H
 
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* the executor's (hip/ beside this file): CPU platform only */
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,6 +12,7 @@
 #ifndef COMMON_GPU_RUNTIME_H
 #define COMMON_GPU_RUNTIME_H
 
+/* the executor's on the CPU platform, the NVIDIA mapping under nvcc, ROCm's under hipcc */
 #include <hip/hip_runtime.h>
 #include <stddef.h>
 

@@ -8,6 +8,7 @@
 #ifndef COMMON_WAVE_REDUCE_H
 #define COMMON_WAVE_REDUCE_H
 
+/* the executor's on the CPU platform, the NVIDIA mapping under nvcc, ROCm's under hipcc */
 #include <hip/hip_runtime.h>
 
 #include "gpu_runtime.h" /* WAVE_SIZE */

@@ -9,7 +9,8 @@
 #                          <!-- gpu-measured:end --> under "## Measured": the
 #                          device, the command, the date, the median ms and the
 #                          --check result (the markers go in first if missing)
-#   common/executor/README.md   the same markers: per kernel, the GPU events' time
+#   common/executor/README.md   the same markers: a summary and its sentences;
+#   plots/gpu-kernels.md   its table: per kernel, the GPU events' time
 #                          beside the time model's prediction for the device
 #                          (H100 or H200) and their ratio, where make compare
 #                          left the chapter's profile at the report's size
@@ -73,7 +74,8 @@ fi
 # committed (FORCE_REWRITE=1 goes on).
 if [ -z "$validation_only" ]; then
     refuse_uncommitted "make gpu-import" "$root"/plots/compare.{tsv,png,command} "$root/README.md" \
-        "$root"/chapters/[0-9][0-9]-*/README.md "$root/common/executor/README.md" "$root/common/model/validation/published.tsv"
+        "$root"/chapters/[0-9][0-9]-*/README.md "$root/common/executor/README.md" "$root/plots/gpu-kernels.md" \
+        "$root/common/model/validation/published.tsv"
 else
     refuse_uncommitted "make gpu-import" "$root/common/model/validation/published.tsv"
 fi
@@ -185,10 +187,10 @@ ncu_clocks=$(value ncu_clocks)
     else
         echo "Measured on $device (\`make gpu-report\`, $date; $images images, GPU events, median a launch) against the time"
         echo "model's ${model_device:-(no model of this device)} prediction (\`${profiles#"$root"/}\`, made by \`make compare\` on this machine); Nsight Compute's"
-        echo "counters a launch (clocks: $ncu_clocks) beside the executor's counts of the same kernel."
-        echo
-        echo "| chapter | kernel | measured ms | modelled ms | model / measured | sectors/request (ncu) | sectors/request (executor) | shared bank conflicts (ncu) | DRAM MB (ncu) | unique MB (executor) | occupancy % (ncu) |"
-        echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        echo "counters a launch (clocks: $ncu_clocks) beside the executor's counts of the same kernel, one row"
+        echo "each in [plots/gpu-kernels.md](../../plots/gpu-kernels.md): a page of its own, as 34 rows would outweigh this one."
+        { echo "| chapter | kernel | measured ms | modelled ms | model / measured | sectors/request (ncu) | sectors/request (executor) | shared bank conflicts (ncu) | DRAM MB (ncu) | unique MB (executor) | occupancy % (ncu) |"
+          echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"; } >"$work/table"
         kernel_medians |
             while IFS=$'\t' read -r chapter kernel measured; do
                 model=$profiles/$chapter.model.tsv counts=$profiles/$chapter.tsv
@@ -213,7 +215,10 @@ ncu_clocks=$(value ncu_clocks)
                     printf "| %s | %s | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n", c, k, m, shown, ratio, s, seg,
                         conflicts, megabytes, u, o }'
             done >"$work/rows"
-        cat "$work/rows"
+        { echo "# The time model against $device, per kernel"; echo
+          echo "Written by \`make gpu-import\` from the \`make gpu-report\` of $date: the columns and the run are"
+          echo "described in [common/executor/README.md](../common/executor/README.md#measured-on-a-gpu-against-the-model)."
+          echo; cat "$work/table" "$work/rows"; } >"$root/plots/gpu-kernels.md"
         awk -F '|' '$6 + 0 > 0 { n++; r = $6 + 0; within += r >= 0.5 && r <= 2; e += r < 1 ? -log(r) : log(r) }
             END { if (n) printf "\n%d of %d kernels modelled within 0.5x-2x of the measured time (%.0f%%); geometric-mean error %.2fx.\n",
                       within, n, 100 * within / n, exp(e / n) }' "$work/rows"

@@ -1,10 +1,21 @@
-/* The skeleton every trainer shares, so a chapter holds only its training step:
- *   session_begin   command line, dataset, limit, history buffers
- *   session_start   the header, once the device is known
- *   session_progress a line every 10 iterations (unless --quiet; none once the loss is NaN or inf)
- *   session_finish_model  divergence check, host evaluation, summary, output files, viewer:
- *                   the same steps for every model, which says how through a session_model
- *   session_check_compare  --check: the run's first steps against the CPU reference's */
+/* The skeleton every trainer shares, so a chapter holds only its training step.
+ * A trainer's verbs, in the order it calls them:
+ *   session_begin    command line, dataset, limit, history buffers (a bad
+ *                    command line exits here, before any device is opened)
+ *   session_start    the header, once the device is known (the GPU harness
+ *                    opens it between the two)
+ *   session_progress a line every 10 iterations (unless --quiet; none once
+ *                    the loss is NaN or inf)
+ *   session_finish   divergence check, host evaluation, summary, output files,
+ *                    viewer: the process's exit status (the linear model's, in
+ *                    linear_session.h; the MLP's is mlp_session_finish)
+ *   session_end      frees what begin allocated (the harness reads the options
+ *                    for --kernel-times between finish and end)
+ * What a model's own code calls:
+ *   session_finish_model   session_finish's steps for any model, which says
+ *                          how through a session_model
+ *   session_check_compare  --check: the run's first steps against the
+ *                          CPU reference's */
 #ifndef COMMON_SESSION_H
 #define COMMON_SESSION_H
 

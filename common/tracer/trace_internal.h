@@ -15,7 +15,7 @@
 #ifndef HIPCPU_TRACE_INTERNAL_H
 #define HIPCPU_TRACE_INTERNAL_H
 
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* the executor's (common/executor/hip/): CPU platform only */
 
 #include "../executor/device_limits.h"
 #include "trace.h"

@@ -11,7 +11,7 @@
 #ifndef HIPCPU_HIP_COOPERATIVE_GROUPS_H
 #define HIPCPU_HIP_COOPERATIVE_GROUPS_H
 
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* the executor's (hip/ beside this file): CPU platform only */
 
 namespace cooperative_groups {
 

@@ -1,10 +1,15 @@
-/* hip/hip_runtime.h for the CPU platform.
+/* hip/hip_runtime.h for the CPU platform: the executor's. Two headers here
+ * have this name, and the include path picks one: with HIP_PLATFORM=cpu
+ * (TRACE=1 too, and make profile's own programs) the compile has
+ * -Icommon/executor and gets this one; nvcc (HIP_PLATFORM=nvidia) has
+ * -Icommon/gpu/nvidia and gets the NVIDIA mapping there; hipcc (amd) has
+ * neither, and gets ROCm's.
  *
- * Chapters compiled for the CPU get this header instead of the real HIP one
- * (-Icommon/executor comes first on the include path). It turns the kernel dialect
- * the chapters use into plain C++ and declares the runtime of the executor
- * in common/executor/, which runs every GPU thread as a fiber on the host with
- * real barrier and shuffle semantics. See common/executor/README.md.
+ * Chapters compiled for the CPU get this header instead of the real HIP one.
+ * It turns the kernel dialect the chapters use into plain C++ and declares
+ * the runtime of the executor in common/executor/, which runs every GPU
+ * thread as a fiber on the host with real barrier and shuffle semantics. See
+ * common/executor/README.md.
  *
  * Here is all a launch runs on the fibers: the kernel dialect, the atomics
  * and the launch's templates, so that the trace build, which skips this

@@ -10,6 +10,7 @@
  *                         four times the LDS a block, a quarter of the blocks
  * The launch's text says tile_kernel<kTile, kRows>; the trace and the model
  * name the kernel as the compiler does, tile_kernel<64, 4>. */
+/* the executor's on the CPU platform, the NVIDIA mapping under nvcc, ROCm's under hipcc */
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 

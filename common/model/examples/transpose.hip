@@ -10,6 +10,7 @@
  *                       pass in one bank
  *   transpose_tile33    the same with a row of 33 floats: a column walks
  *                       through all 32 banks */
+/* the executor's on the CPU platform, the NVIDIA mapping under nvcc, ROCm's under hipcc */
 #include <hip/hip_runtime.h>
 #include <stdio.h>
 

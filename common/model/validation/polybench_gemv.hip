@@ -53,20 +53,7 @@
 // constants; no timing, no CPU run unless --check.
 #include <hip/hip_runtime.h>
 
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define HIP_CHECK(call)                                                                            \
-    do {                                                                                           \
-        hipError_t e_ = (call);                                                                    \
-        if (e_ != hipSuccess) {                                                                    \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_)); \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "polybench.h" // the C headers and HIP_CHECK, shared by the PolyBench programs
 
 // ATAX and MVT: 32 x 8 (threadIdx.y unused by the kernels); BICG and GESUMMV: 256 x 1.
 #define ATAX_MVT_BLOCK_X 32

@@ -1,4 +1,10 @@
-/* The HIP subset this tutorial uses, mapped onto the CUDA runtime, so that the
+/* hip/hip_runtime.h under nvcc: the NVIDIA mapping. One of two headers of this
+ * name here: with HIP_PLATFORM=nvidia the nvcc compile has -Icommon/gpu/nvidia
+ * (the Makefile, model/compile.sh ptx, scripts/gpu_report.sh), which selects
+ * this one; with HIP_PLATFORM=cpu, -Icommon/executor selects the executor's,
+ * common/executor/hip/hip_runtime.h; under hipcc (amd), ROCm's own.
+ *
+ * The HIP subset this tutorial uses, mapped onto the CUDA runtime, so that the
  * same train.hip compiles with nvcc. (Debian's HIP 5.2 headers do not compile
  * against CUDA 13; this small header is put first on nvcc's include path.) */
 #ifndef TUTORIAL_HIP_ON_CUDA_H

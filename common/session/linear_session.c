@@ -1,5 +1,6 @@
-/* The linear model's end of a training run: session_finish_model
- * (session/session.c) with the linear model's hooks. */
+/* session_finish: the end of a linear model's run (chapters 00-08), that is
+ * session_finish_model (session.c) with the linear model's hooks, on its
+ * host-side code (linear/model.h, the layer below this one). */
 #include "model.h"
 #include "linear_session.h"
 
