@@ -98,7 +98,8 @@
 #define ROUND_IMAGES (FUSED_THREADS / PIECES_PER_IMAGE)  /* 10 */
 #define ROUND_PIECES (ROUND_IMAGES * PIECES_PER_IMAGE)   /* 490 */
 #define TILE_LOADS ((TILE_PIECES + ROUND_PIECES - 1) / ROUND_PIECES)
-/* Gradient ownership: GRAD_OWNERS threads hold all 7,850 sums. Owner u has
+/* Gradient ownership: GRAD_OWNERS threads hold all 7,850 sums. Owner u (the
+ * variable owner; its sums owner_sums, and rest_sums for the leftovers) has
  * the pixel pairs u, u + 128 and u + 256 (pixels 2u + 256 p and 2u + 256 p
  * + 1: three 2-byte reads from one address register) for all 10 classes,
  * 768 of the 784 pixels; the other 16 pixels and the bias make 17 x 10 =
@@ -268,10 +269,10 @@ typedef struct {
     uint32_t rest;
 } owner_pixels;
 
-__device__ __forceinline__ owner_pixels read_owner_pixels(const uint8_t *row, int u, int rest_k)
+__device__ __forceinline__ owner_pixels read_owner_pixels(const uint8_t *row, int owner, int rest_k)
 {
     owner_pixels x;
-    const uint16_t *pairs = (const uint16_t *)row + u;
+    const uint16_t *pairs = (const uint16_t *)row + owner;
 #pragma unroll
     for (int p = 0; p < GRAD_PAIRS; p++) x.pair[p] = pairs[GRAD_OWNERS * p];
     x.rest = row[rest_k];
@@ -281,7 +282,7 @@ __device__ __forceinline__ owner_pixels read_owner_pixels(const uint8_t *row, in
 /* Gradient, one image: owner u's 62 sums. The 10 residuals are the same for
  * all lanes (broadcast LDS reads: 16, 16 and 8 bytes). */
 __device__ __forceinline__ void gradient_image(owner_pixels x_in, const float *res_i, int rest_c,
-                                               float (*g)[MODEL_CLASSES], float *g_rest)
+                                               float (*owner_sums)[MODEL_CLASSES], float *rest_sums)
 {
     float r[MODEL_CLASSES];
 #pragma unroll
@@ -293,56 +294,57 @@ __device__ __forceinline__ void gradient_image(owner_pixels x_in, const float *r
         for (int b = 0; b < 2; b++) {
             float x = (float)((two >> (8 * b)) & 0xffu); /* v_cvt_f32_ubyte0, 1 */
 #pragma unroll
-            for (int c = 0; c < MODEL_CLASSES; c++) g[2 * p + b][c] += r[c] * x;
+            for (int c = 0; c < MODEL_CLASSES; c++) owner_sums[2 * p + b][c] += r[c] * x;
         }
     }
     float x_rest = (float)x_in.rest;
-    g_rest[0] += res_i[rest_c] * x_rest;
-    g_rest[1] += res_i[rest_c + REST_CLASSES] * x_rest;
+    rest_sums[0] += res_i[rest_c] * x_rest;
+    rest_sums[1] += res_i[rest_c + REST_CLASSES] * x_rest;
 }
 
 /* Copy `copy` hands its sums to copy 0 through LDS (the tile's space, free
  * now): sum s of owner u at handover[s][u]. */
-__device__ __forceinline__ void hand_over(uint32_t *handover, int u, const float (*g)[MODEL_CLASSES],
-                                          const float *g_rest)
+__device__ __forceinline__ void hand_over(uint32_t *handover, int owner, const float (*owner_sums)[MODEL_CLASSES],
+                                          const float *rest_sums)
 {
 #pragma unroll
     for (int j = 0; j < GRAD_SLOTS; j++)
 #pragma unroll
         for (int c = 0; c < MODEL_CLASSES; c++)
-            handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + u] = __float_as_uint(g[j][c]);
+            handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + owner] = __float_as_uint(owner_sums[j][c]);
 #pragma unroll
     for (int h = 0; h < 2; h++)
-        handover[(GRAD_SLOTS * MODEL_CLASSES + h) * GRAD_OWNERS + u] = __float_as_uint(g_rest[h]);
+        handover[(GRAD_SLOTS * MODEL_CLASSES + h) * GRAD_OWNERS + owner] = __float_as_uint(rest_sums[h]);
 }
 
 /* ...and copy 0 adds them to its own. */
-__device__ __forceinline__ void take_over(const uint32_t *handover, int u, float (*g)[MODEL_CLASSES], float *g_rest)
+__device__ __forceinline__ void take_over(const uint32_t *handover, int owner, float (*owner_sums)[MODEL_CLASSES],
+                                          float *rest_sums)
 {
 #pragma unroll
     for (int j = 0; j < GRAD_SLOTS; j++)
 #pragma unroll
         for (int c = 0; c < MODEL_CLASSES; c++)
-            g[j][c] += __uint_as_float(handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + u]);
+            owner_sums[j][c] += __uint_as_float(handover[(j * MODEL_CLASSES + c) * GRAD_OWNERS + owner]);
 #pragma unroll
     for (int h = 0; h < 2; h++)
-        g_rest[h] += __uint_as_float(handover[(GRAD_SLOTS * MODEL_CLASSES + h) * GRAD_OWNERS + u]);
+        rest_sums[h] += __uint_as_float(handover[(GRAD_SLOTS * MODEL_CLASSES + h) * GRAD_OWNERS + owner]);
 }
 
 /* Copy 0 stores the block's sums, scaled by 1/255 here, once: one store per
  * block per weight, in W's layout. */
-__device__ __forceinline__ void store_partial(float *__restrict__ partial, int u, int rest_c, int rest_k,
-                                              const float (*g)[MODEL_CLASSES], const float *g_rest)
+__device__ __forceinline__ void store_partial(float *__restrict__ partial, int owner, int rest_c, int rest_k,
+                                              const float (*owner_sums)[MODEL_CLASSES], const float *rest_sums)
 {
     float *out = partial + (size_t)blockIdx.x * MODEL_WEIGHTS;
 #pragma unroll
     for (int c = 0; c < MODEL_CLASSES; c++)
 #pragma unroll
         for (int j = 0; j < GRAD_SLOTS; j++)
-            out[c * MODEL_FEATURES + 2 * GRAD_OWNERS * (j / 2) + 2 * u + j % 2] = g[j][c] * INV_255;
-    if (u < REST_OWNERS) {
-        out[rest_c * MODEL_FEATURES + rest_k] = g_rest[0] * INV_255;
-        out[(rest_c + REST_CLASSES) * MODEL_FEATURES + rest_k] = g_rest[1] * INV_255;
+            out[c * MODEL_FEATURES + 2 * GRAD_OWNERS * (j / 2) + 2 * owner + j % 2] = owner_sums[j][c] * INV_255;
+    if (owner < REST_OWNERS) {
+        out[rest_c * MODEL_FEATURES + rest_k] = rest_sums[0] * INV_255;
+        out[(rest_c + REST_CLASSES) * MODEL_FEATURES + rest_k] = rest_sums[1] * INV_255;
     }
 }
 
@@ -405,18 +407,18 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
     /* Gradient mapping: owner u of copy h takes images h, h + 4, ... Copy
      * is uniform in a wave (GRAD_OWNERS is whole waves): the image loop's
      * count and addresses are scalar. */
-    int u = t % GRAD_OWNERS, copy = WAVE_UNIFORM(t / GRAD_OWNERS);
+    int owner = t % GRAD_OWNERS, copy = WAVE_UNIFORM(t / GRAD_OWNERS);
     /* Owner u's leftover feature, 768 + u % 17 (784 is the bias, whose byte
      * is the row's pad, 255), for the classes u / 17 and u / 17 + 5. Owners
      * past the 85 compute one too (owner 84's, clamped), with no branch in
      * the loop, and never store it. */
-    int rest_u = u < REST_OWNERS ? u : REST_OWNERS - 1;
-    int rest_c = rest_u / REST_FEATURES, rest_k = REST_START + rest_u % REST_FEATURES;
-    float g[GRAD_SLOTS][MODEL_CLASSES], g_rest[2] = {0.0f, 0.0f};
+    int rest_owner = owner < REST_OWNERS ? owner : REST_OWNERS - 1;
+    int rest_c = rest_owner / REST_FEATURES, rest_k = REST_START + rest_owner % REST_FEATURES;
+    float owner_sums[GRAD_SLOTS][MODEL_CLASSES], rest_sums[2] = {0.0f, 0.0f};
 #pragma unroll
     for (int j = 0; j < GRAD_SLOTS; j++)
 #pragma unroll
-        for (int c = 0; c < MODEL_CLASSES; c++) g[j][c] = 0.0f;
+        for (int c = 0; c < MODEL_CLASSES; c++) owner_sums[j][c] = 0.0f;
     /* Thread t < TILE_IMAGES's images' squared errors and right predictions:
      * in LDS, not in registers that the gradient's 62 sums need. */
     if (t < TILE_IMAGES) {
@@ -495,7 +497,8 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
         const uint8_t *rows = (const uint8_t *)pix;
         UNROLL(GRAD_UNROLL)
         for (int i = copy; i < TILE_IMAGES; i += GRAD_COPIES)
-            gradient_image(read_owner_pixels(rows + i * ROW_BYTES, u, rest_k), res[i], rest_c, g, g_rest);
+            gradient_image(read_owner_pixels(rows + i * ROW_BYTES, owner, rest_k), res[i], rest_c, owner_sums,
+                           rest_sums);
         /* Every wave is done with pix and res: the next tile may overwrite
          * them. (part_sum is next written after the next barrier.) */
         __syncthreads();
@@ -506,13 +509,13 @@ train_step(const float *__restrict__ wt, const uint8_t *__restrict__ pixels,
     /* Once per block: in a block with no tile (fewer tiles than blocks), the
      * only barrier between the pads' store and the handover's. */
     __syncthreads();
-    for (int h = GRAD_COPIES - 1; h > 0; h--) {
-        if (copy == h) hand_over(handover, u, g, g_rest);
+    for (int giver = GRAD_COPIES - 1; giver > 0; giver--) {
+        if (copy == giver) hand_over(handover, owner, owner_sums, rest_sums);
         __syncthreads();
-        if (copy == 0) take_over(handover, u, g, g_rest);
-        if (h > 1) __syncthreads(); /* read before the next copy writes */
+        if (copy == 0) take_over(handover, owner, owner_sums, rest_sums);
+        if (giver > 1) __syncthreads(); /* read before the next copy writes */
     }
-    if (copy == 0) store_partial(partial, u, rest_c, rest_k, g, g_rest);
+    if (copy == 0) store_partial(partial, owner, rest_c, rest_k, owner_sums, rest_sums);
     float squared = t < TILE_IMAGES ? image_loss[t] : 0.0f;
     unsigned int hits = t < TILE_IMAGES ? image_hits[t] : 0;
     add_block_loss_and_hits(squared, hits, wave_loss, wave_hits, loss_sum, correct); /* a barrier */
