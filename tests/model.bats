@@ -17,21 +17,21 @@ value() {
         $1 == kernel && $2 == device { print $col[name] }' "$1.model.tsv"
 }
 
-@test "model: chapters 04 and 05 compile to the same gradient, and the model gives it the same time within 2%" {
+@test "model: chapter 05's blocked gradient issues fewer instructions a wave than chapter 04's, and the model times it faster" {
     local four five a b
     four=$(profile 04 1024)
     five=$(profile 05 1024)
-    # hipcc unrolls chapter 04's loops itself: the two gradients are the same machine code, so
-    # the same instructions issued, whatever the host build (which runs 04's loops rolled) counted.
+    # one x read from LDS for 10 multiply-adds, where chapter 04 read both operands of each:
+    # the simulated waves issue at least 10% fewer instructions
     a=$(value "$four" gradient gfx906 instructions_per_wave)
     b=$(value "$five" gradient gfx906 instructions_per_wave)
-    echo "gradient instructions a wave: 04 $a, 05 $b" # the simulated waves', within 1%
-    awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && (a > b ? a - b : b - a) < 0.01 * a) }'
+    echo "gradient instructions a wave: 04 $a, 05 $b"
+    awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b > 0 && b < 0.9 * a) }'
     for device in gfx906 h100; do
         a=$(value "$four" gradient "$device" model_ms)
         b=$(value "$five" gradient "$device" model_ms)
         echo "$device gradient: 04 $a ms, 05 $b ms"
-        awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && (a > b ? a - b : b - a) < 0.02 * a) }'
+        awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b > 0 && b < a) }'
     done
 }
 
