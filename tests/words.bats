@@ -13,7 +13,8 @@ line_of() { grep -n -m 1 -- "$1" README.md | cut -d: -f1; }
     start=$(line_of '<!-- words:begin')
     [ -n "$start" ]
     [ "$start" -lt "$(line_of '^| ')" ]
-    for word in wave LDS fill SGPR segment 'unique MB' 'what binds' VGPR barrier; do
+    for word in wave LDS fill SGPR segment 'unique MB' 'what binds' VGPR barrier hipcc nvcc sm_90 coalesced \
+        feature-major unroll-and-jam 'register blocking' occupancy compute-sanitizer fiber 'trace build'; do
         first=$(grep -n -i -m 1 -w -- "$word" README.md | cut -d: -f1)
         echo "$word: first used on line $first, the list starts on line $start"
         [ "$first" -ge "$start" ]
